@@ -1,0 +1,33 @@
+import SchemaBuilder from '@pothos/core';
+import type DataLoader from 'dataloader';
+import type { Source } from '../spoke/model/source';
+import type { ContentBlock } from '../spoke/model/types';
+
+// The one Pothos builder. Each GraphQL type lives in its own file under types/ and registers
+// itself here; schema/index.ts imports them all and builds the schema.
+
+export interface Context {
+  source: Source;
+  /** batches content loads of one request: key is the atom's wire id */
+  content: DataLoader<AtomKey, ContentBlock[], string>;
+}
+
+export interface AtomKey {
+  host: string;
+  key: string;
+  atom: import('../spoke/model/types').AtomMeta;
+}
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | number };
+    JSON: { Input: unknown; Output: unknown };
+  };
+  DefaultFieldNullability: false;
+}>({
+  defaultFieldNullability: false,
+});
+
+builder.queryType({});
+builder.subscriptionType({});

@@ -1,0 +1,50 @@
+import type { Atom, AtomMeta, Author } from '../../spoke/model/types';
+import { builder } from '../builder';
+import { childId } from '../ids';
+import { ContentBlockRef } from './content';
+
+/** An atom as the schema passes it around: with its session, and with content once loaded. */
+export interface AtomNode {
+  host: string;
+  key: string;
+  atom: AtomMeta | Atom;
+}
+
+export const AtomTypeEnum = builder.enumType('AtomType', {
+  values: { USER: { value: 'user' }, ASSISTANT: { value: 'assistant' }, SYSTEM: { value: 'system' }, RESULT: { value: 'result' }, IDLE: { value: 'idle' } } as const,
+});
+
+const AuthorKindEnum = builder.enumType('AuthorKind', {
+  values: { HUMAN: { value: 'human' }, SDK: { value: 'sdk' }, SYSTEM: { value: 'system' }, PEER: { value: 'peer' } } as const,
+});
+
+const AuthorRef = builder.objectRef<Author>('Author').implement({
+  description: 'Who wrote a user atom: a person, an SDK caller, the harness itself, or another session (peer).',
+  fields: (t) => ({
+    kind: t.field({ type: AuthorKindEnum, resolve: (a) => a.kind }),
+    peer: t.string({ nullable: true, description: 'the sending session, for peer mail', resolve: (a) => (a.kind === 'peer' ? a.peer : null) }),
+  }),
+});
+
+export const AtomRef = builder.objectRef<AtomNode>('Atom').implement({
+  description: 'One transcript line on the active path, in the shape of a streaming message.',
+  fields: (t) => ({
+    id: t.id({ resolve: (n) => childId(n.host, n.key, n.atom.uuid) }),
+    uuid: t.string({ resolve: (n) => n.atom.uuid }),
+    sequence: t.int({ description: 'position on the active path, 1…N', resolve: (n) => n.atom.sequence }),
+    type: t.field({ type: AtomTypeEnum, resolve: (n) => n.atom.type }),
+    subtype: t.string({ nullable: true, resolve: (n) => n.atom.subtype }),
+    t: t.field({ type: 'DateTime', resolve: (n) => n.atom.t }),
+    author: t.field({ type: AuthorRef, nullable: true, resolve: (n) => n.atom.author }),
+    model: t.string({ nullable: true, resolve: (n) => n.atom.model }),
+    stopReason: t.string({ nullable: true, resolve: (n) => n.atom.stopReason }),
+    promptLine: t.string({ nullable: true, description: "a prompt's first line, as tabs and tables show it", resolve: (n) => n.atom.promptLine }),
+    fsid: t.string({ nullable: true, description: 'the transcript file that holds this line', resolve: (n) => n.atom.fsid }),
+    content: t.field({
+      type: [ContentBlockRef],
+      resolve: (n, _, ctx) => ('content' in n.atom ? n.atom.content : ctx.content.load({ host: n.host, key: n.key, atom: n.atom })),
+    }),
+  }),
+});
+
+export const atomNode = (host: string, key: string) => (atom: AtomMeta | Atom): AtomNode => ({ host, key, atom });

@@ -1,0 +1,27 @@
+import type { IndexingProgress, KernelInfo } from '../../spoke/model/types';
+import { builder } from '../builder';
+import { HostRef } from './host';
+
+const IndexingRef = builder.objectRef<IndexingProgress>('Indexing').implement({
+  description: 'Progress of the first read of every transcript.',
+  fields: (t) => ({
+    filesDone: t.exposeInt('filesDone'),
+    filesTotal: t.exposeInt('filesTotal'),
+    bytesDone: t.exposeFloat('bytesDone'),
+    bytesTotal: t.exposeFloat('bytesTotal'),
+    done: t.exposeBoolean('done'),
+  }),
+});
+
+const KernelInfoRef = builder.objectRef<KernelInfo>('KernelInfo').implement({
+  fields: (t) => ({
+    version: t.exposeString('version'),
+    host: t.field({ type: HostRef, resolve: (k) => k.host }),
+    startedAt: t.field({ type: 'DateTime', resolve: (k) => k.startedAt }),
+    projectsRoot: t.exposeString('projectsRoot'),
+    indexing: t.field({ type: IndexingRef, resolve: (k) => k.indexing }),
+    sessionCount: t.exposeInt('sessionCount'),
+  }),
+});
+
+builder.queryField('kernel', (t) => t.field({ type: KernelInfoRef, resolve: (_, __, { source }) => source.kernel() }));

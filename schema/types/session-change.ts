@@ -1,0 +1,23 @@
+import type { SessionChange } from '../../spoke/model/source';
+import { builder } from '../builder';
+import { sessionId } from '../ids';
+import { SessionRef } from './session';
+
+const ChangeKindEnum = builder.enumType('SessionChangeKind', { values: ['ADDED', 'UPDATED', 'REMOVED'] as const });
+
+const SessionChangeRef = builder.objectRef<SessionChange>('SessionChange').implement({
+  fields: (t) => ({
+    kind: t.field({ type: ChangeKindEnum, resolve: (c) => c.kind }),
+    sessionId: t.id({ resolve: (c) => sessionId(c.host, c.key) }),
+    session: t.field({ type: SessionRef, nullable: true, description: 'null when REMOVED', resolve: (c) => c.session }),
+  }),
+});
+
+builder.subscriptionField('sessionsChanged', (t) =>
+  t.field({
+    type: SessionChangeRef,
+    description: 'A session appeared, changed (new atoms, a new name…) or went away.',
+    subscribe: (_, __, { source }) => source.sessionsChanged(),
+    resolve: (change) => change,
+  }),
+);

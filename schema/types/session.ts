@@ -1,0 +1,85 @@
+import { GraphQLError } from 'graphql';
+import type { ParseError, SessionSummary, TranscriptFile } from '../../spoke/model/types';
+import { builder } from '../builder';
+import { parseSessionId, sessionId } from '../ids';
+import { hostNamed, HostRef } from './host';
+import { TurnRef } from './turn';
+
+const FileRoleEnum = builder.enumType('FileRole', {
+  values: { MAIN: { value: 'main' }, SUBAGENT: { value: 'subagent' } } as const,
+});
+
+const TranscriptFileRef = builder.objectRef<TranscriptFile>('TranscriptFile').implement({
+  fields: (t) => ({
+    path: t.exposeString('path'),
+    fsid: t.exposeString('fsid', { description: "the file's name without .jsonl" }),
+    role: t.field({ type: FileRoleEnum, resolve: (f) => f.role }),
+    bytes: t.exposeInt('bytes', { description: 'bytes read so far (complete lines)' }),
+    lines: t.exposeInt('lines'),
+    rereads: t.exposeInt('rereads', { description: 'times the file was read again from the start after it shrank or was replaced' }),
+  }),
+});
+
+const ParseErrorRef = builder.objectRef<ParseError>('ParseError').implement({
+  description: 'A transcript line Loom could not read; the line was skipped, nothing else was lost.',
+  fields: (t) => ({
+    file: t.exposeString('file'),
+    line: t.exposeInt('line'),
+    offset: t.exposeInt('offset', { description: 'byte offset of the line in the file' }),
+    reason: t.exposeString('reason'),
+  }),
+});
+
+export const SessionRef = builder.objectRef<SessionSummary>('Session');
+
+SessionRef.implement({
+  description: 'One agent session: its transcript file(s) rebuilt into turns and atoms.',
+  fields: (t) => ({
+    id: t.id({ resolve: (s) => sessionId(s.host, s.key) }),
+    key: t.exposeString('key', { description: 'stable identity on its host; never changes across resume or compaction' }),
+    host: t.field({ type: HostRef, resolve: (s, _, { source }) => hostNamed(source.hosts(), s.host) }),
+    name: t.exposeString('name'),
+    dir: t.exposeString('dir', { description: 'working directory' }),
+    project: t.exposeString('project', { description: "Claude Code's project folder name" }),
+    gitBranch: t.exposeString('gitBranch', { nullable: true }),
+    models: t.exposeStringList('models'),
+    startedAt: t.field({ type: 'DateTime', resolve: (s) => s.startedAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (s) => s.updatedAt }),
+    files: t.field({ type: [TranscriptFileRef], resolve: (s) => s.files }),
+    turnCount: t.exposeInt('turnCount'),
+    atomCount: t.exposeInt('atomCount'),
+    generation: t.exposeInt('generation', { description: 'increases when the active path is rewritten' }),
+    epoch: t.exposeInt('epoch', { description: "increases when the session's file set changes" }),
+    turns: t.field({
+      type: [TurnRef],
+      args: { last: t.arg.int({ description: 'only the newest N turns' }) },
+      resolve: (s, { last }, { source }) => {
+        if (last != null && last < 0) throw new GraphQLError('"last" must be 0 or more', { extensions: { code: 'BAD_USER_INPUT' } });
+        const turns = source.turns(s.host, s.key);
+        return (last != null ? turns.slice(Math.max(0, turns.length - last)) : turns).map((turn) => ({ host: s.host, key: s.key, turn }));
+      },
+    }),
+    subagents: t.field({
+      type: [SessionRef],
+      resolve: (s, _, { source }) => s.subagentKeys.map((k) => source.session(s.host, k)).filter((c) => c !== null),
+    }),
+    parent: t.field({
+      type: SessionRef,
+      nullable: true,
+      resolve: (s, _, { source }) => (s.parentKey ? source.session(s.host, s.parentKey) : null),
+    }),
+    parseErrors: t.field({ type: [ParseErrorRef], resolve: (s) => s.parseErrors }),
+  }),
+});
+
+builder.queryField('session', (t) =>
+  t.field({
+    type: SessionRef,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_, { id }, { source }) => {
+      const { host, key } = parseSessionId(String(id));
+      return source.session(host, key);
+    },
+  }),
+);

@@ -1,0 +1,34 @@
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { GraphQLError } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { asClientError, contentLoader, loomSchema, type Context } from '../schema/index';
+import type { Source } from '../spoke/model/source';
+
+// graphql-yoga over the Loom schema: one instance serves HTTP and, through its envelop, the
+// graphql-ws WebSocket too, so both share context, error masking and (later) limits.
+
+export type LoomYoga = YogaServerInstance<Record<string, never>, Context>;
+
+export function createLoomYoga(source: Source, log: (message: string) => void): LoomYoga {
+  return createYoga<Record<string, never>, Context>({
+    schema: loomSchema(),
+    graphqlEndpoint: '/graphql',
+    context: () => ({ source, content: contentLoader(source) }),
+    // yoga's default CORS echoes any Origin with credentials; Loom answers its own page only.
+    cors: false,
+    // GraphiQL from the package, not a CDN: the kernel may run where there is no internet.
+    renderGraphiQL,
+    graphiql: { subscriptionsProtocol: 'WS', title: 'Loom' },
+    landingPage: false,
+    logging: false,
+    maskedErrors: {
+      maskError: (error, message) => {
+        const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+        const known = asClientError(original) ?? (original !== error ? null : asClientError(error));
+        if (known) return known;
+        log(`internal error: ${(original as Error)?.stack ?? String(original)}`);
+        return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+      },
+    },
+  });
+}

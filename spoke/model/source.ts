@@ -1,0 +1,68 @@
+import type { Atom, ContentBlock, AtomMeta, HostInfo, KernelInfo, SessionSummary, Turn } from './types';
+
+// The seam between the API and whatever holds sessions. The schema calls a Source and nothing
+// else; LocalSource serves this machine's transcripts, and a hub serves a merge of several.
+
+export interface SessionFilter {
+  /** the session's working directory, or a directory above it */
+  dir?: string | null;
+  /** case-insensitive text in the session's name */
+  text?: string | null;
+  updatedSince?: number | null;
+}
+
+export interface SessionPage {
+  sessions: SessionSummary[];
+  totalCount: number;
+  hasNextPage: boolean;
+  /** opaque cursor of each session, same order */
+  cursors: string[];
+}
+
+export type ResetReason = 'FENCE_MISSING' | 'EPOCH_MISMATCH' | 'GENERATION_MISMATCH' | 'SEQUENCE_RESET';
+
+export interface StreamFrame {
+  host: string;
+  key: string;
+  /** SNAPSHOT: the state to start from (replace what you hold when reset); DELTA: atoms after the cursor */
+  kind: 'SNAPSHOT' | 'DELTA';
+  reset: boolean;
+  reason: ResetReason | null;
+  atoms: Atom[];
+  /** the sequence of the last atom the client now holds: resume with it */
+  cursor: number;
+  epoch: number;
+  generation: number;
+}
+
+export interface SessionChange {
+  kind: 'ADDED' | 'UPDATED' | 'REMOVED';
+  host: string;
+  key: string;
+  session: SessionSummary | null;
+}
+
+export interface StreamRequest {
+  host: string;
+  key: string;
+  cursor: number | null;
+  epoch: number | null;
+  generation: number | null;
+}
+
+export interface Source {
+  kernel(): KernelInfo;
+  hosts(): HostInfo[];
+  sessions(filter: SessionFilter, first: number, after: string | null): SessionPage;
+  session(host: string, key: string): SessionSummary | null;
+  turns(host: string, key: string): Turn[];
+  /** content for atoms this source returned, in the same order */
+  content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]>;
+  sessionsChanged(): AsyncIterableIterator<SessionChange>;
+  sessionStream(request: StreamRequest): AsyncIterableIterator<StreamFrame>;
+}
+
+/** A request names something that does not exist. */
+export class NotFoundError extends Error {}
+/** A request's arguments are wrong in a way the caller can fix. */
+export class BadInputError extends Error {}

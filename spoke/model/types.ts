@@ -1,0 +1,135 @@
+// The substrate-neutral model: what a session is, whatever file format it was rebuilt from.
+// Times are epoch milliseconds; the API layer turns them into DateTime values.
+
+export type AtomType = 'user' | 'assistant' | 'system' | 'result' | 'idle';
+
+/** Who wrote a user atom. Absent on tool_result-only atoms (harness output). */
+export type Author =
+  | { kind: 'human' }
+  | { kind: 'sdk' }
+  | { kind: 'system' }
+  | { kind: 'peer'; peer: string | null };
+
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; toolUseId: string; toolName: string | null; content: unknown; isError: boolean }
+  | { type: 'image'; mediaType: string | null; data: string | null }
+  | { type: 'opaque'; blockType: string; raw: unknown };
+
+/** An atom as the index keeps it: no content, only what turns, names and pages need. */
+export interface AtomMeta {
+  uuid: string;
+  /** position on the session's active path, 1…N (0 while off the path) */
+  sequence: number;
+  type: AtomType;
+  subtype: string | null;
+  t: number;
+  author: Author | null;
+  model: string | null;
+  stopReason: string | null;
+  /** tool_use ids this atom opened (assistant) */
+  toolUses: string[] | null;
+  /** tool_use ids this atom answered (user) */
+  toolResults: string[] | null;
+  /** tool names by tool_use id, so results can name their call without loading it */
+  toolNames: Record<string, string> | null;
+  /** first line of a prompt, for triggers and session names */
+  promptLine: string | null;
+  /** true for the harness's own "[Request interrupted by user…]" line */
+  interrupt: boolean;
+  /** which file holds the line, and where */
+  fsid: string;
+  file: string;
+  offset: number;
+  length: number;
+}
+
+/** An atom with its content, loaded from the transcript on demand. */
+export interface Atom extends AtomMeta {
+  content: ContentBlock[];
+}
+
+export interface Segment {
+  index: number;
+  /** the input atom that opened the segment (a prompt or a trigger), if any */
+  input: AtomMeta | null;
+  t: number;
+  end: number;
+  atomCount: number;
+}
+
+export interface Turn {
+  id: string;
+  index: number;
+  trigger: AtomMeta | null;
+  t: number;
+  end: number;
+  ended: boolean;
+  interrupted: boolean;
+  atoms: AtomMeta[];
+  segments: Segment[];
+}
+
+export interface ParseError {
+  file: string;
+  line: number;
+  offset: number;
+  reason: string;
+}
+
+export type FileRole = 'main' | 'subagent';
+
+export interface TranscriptFile {
+  path: string;
+  fsid: string;
+  role: FileRole;
+  bytes: number;
+  lines: number;
+  /** how many times the file was read again from the start (truncated or replaced) */
+  rereads: number;
+}
+
+/** A session as lists and headers see it. */
+export interface SessionSummary {
+  host: string;
+  key: string;
+  name: string;
+  dir: string;
+  project: string;
+  gitBranch: string | null;
+  models: string[];
+  startedAt: number;
+  updatedAt: number;
+  files: TranscriptFile[];
+  turnCount: number;
+  atomCount: number;
+  parentKey: string | null;
+  subagentKeys: string[];
+  parseErrors: ParseError[];
+  generation: number;
+  epoch: number;
+}
+
+export interface HostInfo {
+  name: string;
+  local: boolean;
+}
+
+export interface IndexingProgress {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  done: boolean;
+}
+
+export interface KernelInfo {
+  version: string;
+  host: HostInfo;
+  startedAt: number;
+  projectsRoot: string;
+  indexing: IndexingProgress;
+  sessionCount: number;
+}

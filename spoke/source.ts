@@ -1,0 +1,174 @@
+import { hostname } from 'node:os';
+import { NotFoundError, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
+import { Pulse } from './model/pulse';
+import type { Atom, AtomMeta, ContentBlock, HostInfo, IndexingProgress, KernelInfo, SessionSummary, Turn } from './model/types';
+import { pageSessions } from './session-list';
+import { streamSession } from './session-stream';
+import { SessionCatalog } from './transcripts/catalog';
+import { loadAtoms } from './transcripts/content';
+import type { TranscriptSession } from './transcripts/session';
+import { TranscriptTracker } from './transcripts/tracker';
+import { VERSION } from './version';
+
+// This machine's sessions, read from its Claude Code transcripts, served as a Source.
+
+type ChangeKind = SessionChange['kind'];
+
+export interface LocalSourceOptions {
+  projectsRoot: string;
+  /** this kernel's host name; default the machine's short hostname */
+  host?: string;
+  log?: (message: string) => void;
+}
+
+export class LocalSource implements Source {
+  readonly host: HostInfo;
+  private readonly catalog: SessionCatalog;
+  private readonly tracker: TranscriptTracker;
+  private readonly startedAt = Date.now();
+  private readonly listeners = new Set<(changes: Map<string, ChangeKind>) => void>();
+  /** sessions that were visible at the last change, to tell ADDED from UPDATED */
+  private readonly visible = new Set<string>();
+  private readonly log: (message: string) => void;
+
+  constructor(readonly options: LocalSourceOptions) {
+    this.host = { name: options.host ?? defaultHostName(), local: true };
+    this.log = options.log ?? (() => {});
+    this.catalog = new SessionCatalog(this.host.name);
+    this.tracker = new TranscriptTracker(options.projectsRoot, this.catalog, {
+      changed: (keys) => this.changed(keys),
+      error: (path, err) => this.log(`error reading ${path}: ${err.message}`),
+    });
+  }
+
+  /** Reads every transcript once, then follows them. Resolves when the first index is done. */
+  start(onProgress?: (progress: IndexingProgress) => void): Promise<void> {
+    return this.tracker.start(onProgress);
+  }
+
+  stop(): Promise<void> {
+    return this.tracker.stop();
+  }
+
+  kernel(): KernelInfo {
+    let sessionCount = 0;
+    for (const s of this.catalog.all()) if (this.isListed(s)) sessionCount++;
+    return {
+      version: VERSION,
+      host: this.host,
+      startedAt: this.startedAt,
+      projectsRoot: this.options.projectsRoot,
+      indexing: { ...this.tracker.progress },
+      sessionCount,
+    };
+  }
+
+  hosts(): HostInfo[] {
+    return [this.host];
+  }
+
+  sessions(filter: SessionFilter, first: number, after: string | null): SessionPage {
+    const all: SessionSummary[] = [];
+    for (const s of this.catalog.all()) if (this.isListed(s)) all.push(this.catalog.summary(s));
+    return pageSessions(all, filter, first, after);
+  }
+
+  session(host: string, key: string): SessionSummary | null {
+    const session = this.find(host, key);
+    return session ? this.catalog.summary(session) : null;
+  }
+
+  turns(host: string, key: string): Turn[] {
+    return this.require(host, key).turns();
+  }
+
+  async content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]> {
+    const session = this.require(host, key);
+    return (await this.load(session, atoms)).map((a) => a.content);
+  }
+
+  sessionsChanged(): AsyncIterableIterator<SessionChange> {
+    const pending = new Map<string, ChangeKind>();
+    const listener = (changes: Map<string, ChangeKind>) => {
+      for (const [key, kind] of changes) pending.set(key, pending.get(key) === 'ADDED' && kind === 'UPDATED' ? 'ADDED' : kind);
+      pulse.notify();
+    };
+    const pulse = new Pulse(() => this.listeners.delete(listener));
+    this.listeners.add(listener);
+    const { catalog, host } = this;
+    async function* changes(): AsyncGenerator<SessionChange> {
+      try {
+        for await (const _ of pulse) {
+          const batch = [...pending];
+          pending.clear();
+          for (const [key, kind] of batch) {
+            const session = kind === 'REMOVED' ? undefined : catalog.get(key);
+            yield { kind, host: host.name, key, session: session ? catalog.summary(session) : null };
+          }
+        }
+      } finally {
+        pulse.close();
+      }
+    }
+    return changes();
+  }
+
+  sessionStream(request: StreamRequest): AsyncIterableIterator<StreamFrame> {
+    const session = this.require(request.host, request.key);
+    const listener = (changes: Map<string, ChangeKind>) => {
+      if (changes.has(session.key)) pulse.notify();
+    };
+    const pulse = new Pulse(() => this.listeners.delete(listener));
+    this.listeners.add(listener);
+    const frames = streamSession(session, request, pulse, (atoms) => this.load(session, atoms));
+    // Closing the stream early (the client unsubscribed) must release the listener too.
+    const close = frames.return.bind(frames);
+    frames.return = (value) => {
+      pulse.close();
+      return close(value);
+    };
+    return frames;
+  }
+
+  /** Loads atoms' content and names each tool result after the call it answers. */
+  private async load(session: TranscriptSession, metas: AtomMeta[]): Promise<Atom[]> {
+    const atoms = await loadAtoms(metas);
+    const names = session.toolNames();
+    for (const atom of atoms) {
+      for (const block of atom.content) if (block.type === 'tool_result') block.toolName = names.get(block.toolUseId) ?? null;
+    }
+    return atoms;
+  }
+
+  private changed(keys: string[]): void {
+    const changes = new Map<string, ChangeKind>();
+    for (const key of keys) {
+      const shown = this.catalog.isVisible(key);
+      if (shown) changes.set(key, this.visible.has(key) ? 'UPDATED' : 'ADDED');
+      else if (this.visible.has(key)) changes.set(key, 'REMOVED');
+      if (shown) this.visible.add(key);
+      else this.visible.delete(key);
+    }
+    if (changes.size > 0) for (const listener of this.listeners) listener(changes);
+  }
+
+  private isListed(session: TranscriptSession): boolean {
+    return session.parentKey === null && this.catalog.isVisible(session.key);
+  }
+
+  private find(host: string, key: string): TranscriptSession | null {
+    if (host !== this.host.name) return null;
+    const session = this.catalog.get(key);
+    return session && this.catalog.isVisible(key) ? session : null;
+  }
+
+  private require(host: string, key: string): TranscriptSession {
+    const session = this.find(host, key);
+    if (!session) throw new NotFoundError(`no session ${host}:${key} on this kernel`);
+    return session;
+  }
+}
+
+function defaultHostName(): string {
+  return hostname().split('.')[0] || 'localhost';
+}

@@ -1,0 +1,213 @@
+import type { SessionSummary } from '../model/types';
+import { readRecord, type TranscriptRecord } from './record';
+import type { TranscriptPlace } from './paths';
+import { TranscriptSession } from './session';
+import type { Line } from './tail';
+
+// Every session on this machine, fed line by line from the files that hold them. Knows how
+// Claude Code spreads one session over files: subagents in their own files (beside the session
+// or under `<session>/subagents/`) or inline as `isSidechain` lines of the main file (1.0.x),
+// and `summary` lines that name a session from another file of the same project.
+
+export class SessionCatalog {
+  private readonly sessions = new Map<string, TranscriptSession>();
+  private readonly children = new Map<string, Set<string>>();
+  /** per project: summary leafUuid → text, oldest first */
+  private readonly summaries = new Map<string, Map<string, string>>();
+  /** per main file: uuid of an inline sidechain line → the subagent session it belongs to */
+  private readonly sidechains = new Map<string, Map<string, string>>();
+  private readonly names = new Map<string, { stamp: string; name: string }>();
+  private summaryVersion = 0;
+  private readonly dirty = new Set<string>();
+
+  constructor(readonly host: string) {}
+
+  get(key: string): TranscriptSession | undefined {
+    return this.sessions.get(key);
+  }
+
+  all(): IterableIterator<TranscriptSession> {
+    return this.sessions.values();
+  }
+
+  /** Sessions changed since the last call. */
+  takeDirty(): string[] {
+    const keys = [...this.dirty];
+    this.dirty.clear();
+    return keys;
+  }
+
+  /** Starts (or restarts, after truncation or replacement) reading one file. */
+  openFile(path: string, place: TranscriptPlace, restart: boolean): FileIngest {
+    const session = this.ensure(place.sessionKey, place.project);
+    if (place.role === 'subagent' && place.parentKey) this.link(session, place.parentKey);
+    session.addFile(path, place.fsid, place.role);
+    if (restart) {
+      session.restartFile(path);
+      for (const child of this.children.get(session.key) ?? []) this.sessions.get(child)?.restartFile(path);
+      this.sidechains.delete(path);
+      this.dirty.add(session.key);
+    }
+    return new FileIngest(this, session, path, place);
+  }
+
+  /** Routes one parsed line to the session it belongs to. */
+  accept(session: TranscriptSession, path: string, place: TranscriptPlace, record: TranscriptRecord): void {
+    if (record.kind === 'summary') {
+      const project = this.summaries.get(place.project) ?? new Map<string, string>();
+      project.delete(record.leafUuid);
+      project.set(record.leafUuid, record.text);
+      this.summaries.set(place.project, project);
+      this.summaryVersion++;
+      return;
+    }
+    if (place.role === 'subagent' && !place.parentKey && !session.parentKey && record.sessionId) {
+      this.link(session, record.sessionId);
+    }
+    const target = record.sidechain && place.role === 'main' ? this.inlineSubagent(session, path, record) : session;
+    if (!target) return;
+    this.dirty.add(target.key);
+    if (record.kind === 'title') target.addTitle(record);
+    else if (record.kind === 'other') target.countRecord(record.recordType);
+    else {
+      target.countRecord(record.recordType);
+      target.addRecord(record);
+    }
+  }
+
+  markDirty(key: string): void {
+    this.dirty.add(key);
+  }
+
+  summary(session: TranscriptSession): SessionSummary {
+    const path = session.activePath();
+    return {
+      host: this.host,
+      key: session.key,
+      name: this.nameOf(session),
+      dir: session.cwd ?? '',
+      project: session.project,
+      gitBranch: session.gitBranch,
+      models: [...session.models],
+      startedAt: path[0]?.t ?? 0,
+      updatedAt: session.updatedAt,
+      files: [...session.files.values()].map((f) => ({ ...f })),
+      turnCount: session.turns().length,
+      atomCount: path.length,
+      parentKey: session.parentKey,
+      subagentKeys: [...(this.children.get(session.key) ?? [])].filter((k) => this.isVisible(k)),
+      parseErrors: [...session.parseErrors],
+      generation: session.generation,
+      epoch: session.epoch,
+    };
+  }
+
+  /** A session with no atom (a 0-byte file, summaries only) is not shown. */
+  isVisible(key: string): boolean {
+    const session = this.sessions.get(key);
+    return !!session && session.activePath().length > 0;
+  }
+
+  private ensure(key: string, project: string): TranscriptSession {
+    let session = this.sessions.get(key);
+    if (!session) {
+      session = new TranscriptSession(key, project);
+      this.sessions.set(key, session);
+    }
+    return session;
+  }
+
+  private link(child: TranscriptSession, parentKey: string): void {
+    if (child.parentKey === parentKey || parentKey === child.key) return;
+    child.parentKey = parentKey;
+    const set = this.children.get(parentKey) ?? new Set<string>();
+    set.add(child.key);
+    this.children.set(parentKey, set);
+    this.dirty.add(parentKey);
+  }
+
+  /** 1.0.x wrote Task subagents into the main file; each chain from a root line is one subagent. */
+  private inlineSubagent(main: TranscriptSession, path: string, record: TranscriptRecord): TranscriptSession | null {
+    if (!record.uuid) return null;
+    const chains = this.sidechains.get(path) ?? new Map<string, string>();
+    this.sidechains.set(path, chains);
+    const key = (record.parent && chains.get(record.parent)) || `sidechain-${record.uuid.slice(0, 8)}`;
+    chains.set(record.uuid, key);
+    const child = this.ensure(key, main.project);
+    this.link(child, main.key);
+    child.addFile(path, main.key, 'main');
+    return child;
+  }
+
+  /**
+   * A session's name: a title record (custom, then AI); else the newest summary of its project
+   * whose leaf is on its path; else its first human prompt's first line.
+   */
+  private nameOf(session: TranscriptSession): string {
+    const stamp = `${session.version}:${this.summaryVersion}`;
+    const cached = this.names.get(session.key);
+    if (cached?.stamp === stamp) return cached.name;
+    const name = session.customTitle ?? session.aiTitle ?? this.summaryName(session) ?? this.promptName(session) ?? session.key;
+    this.names.set(session.key, { stamp, name });
+    return name;
+  }
+
+  private summaryName(session: TranscriptSession): string | null {
+    const project = this.summaries.get(session.project);
+    if (!project) return null;
+    const onPath = new Set(session.activePath().map((a) => a.uuid));
+    let newest: string | null = null;
+    for (const [leaf, text] of project) if (onPath.has(leaf)) newest = text;
+    return newest;
+  }
+
+  /** The first human prompt; a bare slash command (`/clear`, `/model`) only when nothing else was asked. */
+  private promptName(session: TranscriptSession): string | null {
+    let command: string | null = null;
+    for (const atom of session.activePath()) {
+      if (atom.author?.kind !== 'human' || !atom.promptLine) continue;
+      if (!/^\/\S+$/.test(atom.promptLine)) return atom.promptLine;
+      command ??= atom.promptLine;
+    }
+    return command;
+  }
+}
+
+/** Feeds one file's lines into the catalog. */
+export class FileIngest {
+  constructor(
+    private readonly catalog: SessionCatalog,
+    private readonly session: TranscriptSession,
+    private readonly path: string,
+    private readonly place: TranscriptPlace,
+  ) {}
+
+  line(line: Line): void {
+    if (line.text.trim() === '') return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line.text);
+    } catch (err) {
+      this.error(line, `not JSON: ${(err as Error).message}`);
+      return;
+    }
+    const record = readRecord(raw, { file: this.path, fsid: this.place.fsid, offset: line.offset, length: line.length });
+    if (typeof record === 'string') this.error(line, record);
+    else this.catalog.accept(this.session, this.path, this.place, record);
+  }
+
+  /** Records how far the file has been read. */
+  progress(bytes: number, lines: number): void {
+    const file = this.session.files.get(this.path);
+    if (file && (file.bytes !== bytes || file.lines !== lines)) {
+      file.bytes = bytes;
+      file.lines = lines;
+      this.catalog.markDirty(this.session.key);
+    }
+  }
+
+  private error(line: Line, reason: string): void {
+    this.session.addParseError({ file: this.path, line: line.number, offset: line.offset, reason });
+    this.catalog.markDirty(this.session.key);
+  }
+}

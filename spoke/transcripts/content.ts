@@ -1,0 +1,98 @@
+import { open } from 'node:fs/promises';
+import { z } from 'zod';
+import type { Atom, AtomMeta, ContentBlock } from '../model/types';
+
+// Loads atoms' content from the transcript on demand, by the byte range the index kept, and
+// turns Claude Code's message content into Loom's content blocks. Block types Loom does not know
+// are kept whole as opaque blocks.
+
+const TextBlock = z.object({ type: z.literal('text'), text: z.string() });
+const ThinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string() });
+const RedactedThinkingBlock = z.object({ type: z.literal('redacted_thinking') });
+const ToolUseBlock = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() });
+const ToolResultBlock = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string(),
+  content: z.unknown().optional(),
+  is_error: z.boolean().optional(),
+});
+const ImageBlock = z.object({
+  type: z.literal('image'),
+  source: z.object({ media_type: z.string().optional(), data: z.string().optional() }).optional(),
+});
+const Line = z.looseObject({
+  uuid: z.string(),
+  content: z.unknown().optional(),
+  message: z.looseObject({ content: z.unknown().optional() }).optional(),
+  attachment: z.looseObject({ prompt: z.unknown().optional() }).optional(),
+});
+
+export function toBlocks(content: unknown): ContentBlock[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.map(toBlock);
+}
+
+function toBlock(raw: unknown): ContentBlock {
+  const text = TextBlock.safeParse(raw);
+  if (text.success) return { type: 'text', text: text.data.text };
+  const thinking = ThinkingBlock.safeParse(raw);
+  if (thinking.success) return { type: 'thinking', thinking: thinking.data.thinking };
+  if (RedactedThinkingBlock.safeParse(raw).success) return { type: 'thinking', thinking: '' };
+  const use = ToolUseBlock.safeParse(raw);
+  if (use.success) return { type: 'tool_use', id: use.data.id, name: use.data.name, input: use.data.input ?? null };
+  const result = ToolResultBlock.safeParse(raw);
+  if (result.success) {
+    return { type: 'tool_result', toolUseId: result.data.tool_use_id, toolName: null, content: result.data.content ?? null, isError: result.data.is_error === true };
+  }
+  const image = ImageBlock.safeParse(raw);
+  if (image.success) return { type: 'image', mediaType: image.data.source?.media_type ?? null, data: image.data.source?.data ?? null };
+  const type = typeof raw === 'object' && raw && 'type' in raw && typeof raw.type === 'string' ? raw.type : 'unknown';
+  return { type: 'opaque', blockType: type, raw };
+}
+
+/** The content of one transcript line, in the shape its record type keeps it. */
+function contentOf(line: z.infer<typeof Line>): ContentBlock[] {
+  if (line.message) return toBlocks(line.message.content);
+  if (line.attachment) return toBlocks(line.attachment.prompt);
+  return toBlocks(line.content);
+}
+
+export class TranscriptChangedError extends Error {}
+
+/** Loads the content of atoms, reading each file once per call. Order is kept. */
+export async function loadAtoms(metas: AtomMeta[]): Promise<Atom[]> {
+  const out: Atom[] = new Array(metas.length);
+  const byFile = new Map<string, number[]>();
+  metas.forEach((m, i) => {
+    const indexes = byFile.get(m.file);
+    if (indexes) indexes.push(i);
+    else byFile.set(m.file, [i]);
+  });
+  for (const [file, indexes] of byFile) {
+    const handle = await open(file, 'r');
+    try {
+      for (const i of indexes) {
+        const meta = metas[i];
+        const buffer = Buffer.allocUnsafe(meta.length);
+        const { bytesRead } = await handle.read(buffer, 0, meta.length, meta.offset);
+        const line = Line.safeParse(parseOrNull(buffer.toString('utf8', 0, bytesRead)));
+        if (!line.success || line.data.uuid !== meta.uuid) {
+          throw new TranscriptChangedError(`${file} changed under the index at byte ${meta.offset}; it is being read again`);
+        }
+        out[i] = { ...meta, content: contentOf(line.data) };
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+  return out;
+}
+
+function parseOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

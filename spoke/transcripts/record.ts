@@ -1,0 +1,180 @@
+import type { AtomMeta, AtomType, Author } from '../model/types';
+import { deriveAuthor, isInterruptLine, promptLine } from './author';
+import { arr, obj, str, time, type Json } from './fields';
+
+// One transcript line, reduced to what the index keeps. Content stays on disk (offset/length)
+// and is loaded on demand, so memory grows with the number of lines, not their size.
+
+/** Where the line sits in its file. */
+export interface LinePlace {
+  file: string;
+  fsid: string;
+  offset: number;
+  length: number;
+}
+
+interface Common {
+  uuid: string | null;
+  parent: string | null;
+  sidechain: boolean;
+  sessionId: string | null;
+  cwd: string | null;
+  gitBranch: string | null;
+}
+
+/** A line that takes part in the uuid graph. `atom` is set when it is a message on the path. */
+export interface GraphRecord extends Common {
+  kind: 'graph';
+  uuid: string;
+  recordType: string;
+  file: string;
+  atom: AtomMeta | null;
+  /** compact_boundary: where the pre-compaction history ends */
+  logicalParent: string | null;
+  preservedTail: string | null;
+  compactBoundary: boolean;
+}
+
+export interface SummaryRecord extends Common { kind: 'summary'; leafUuid: string; text: string }
+export interface TitleRecord extends Common { kind: 'title'; title: string; custom: boolean }
+/** Anything else (file-history-snapshot, queue-operation, unknown types): counted, not lost. */
+export interface OtherRecord extends Common { kind: 'other'; recordType: string }
+
+export type TranscriptRecord = GraphRecord | SummaryRecord | TitleRecord | OtherRecord;
+
+const ATOM_TYPES = new Set<string>(['user', 'assistant', 'system', 'result']);
+
+export function readRecord(raw: unknown, place: LinePlace): TranscriptRecord | string {
+  const r = obj(raw);
+  if (!r) return 'line is JSON but not an object';
+  const type = str(r.type);
+  if (!type) return 'record has no "type"';
+  const common: Common = {
+    uuid: str(r.uuid),
+    parent: str(r.parentUuid),
+    sidechain: r.isSidechain === true,
+    sessionId: str(r.sessionId),
+    cwd: str(r.cwd),
+    gitBranch: str(r.gitBranch),
+  };
+  if (type === 'summary') {
+    const leafUuid = str(r.leafUuid);
+    const text = str(r.summary);
+    return leafUuid && text ? { ...common, kind: 'summary', leafUuid, text } : { ...common, kind: 'other', recordType: type };
+  }
+  if (type === 'custom-title' || type === 'ai-title') {
+    const title = str(r.customTitle) ?? str(r.aiTitle) ?? str(r.title);
+    if (title) return { ...common, kind: 'title', title, custom: type === 'custom-title' };
+  }
+  if (!common.uuid) return { ...common, kind: 'other', recordType: type };
+  const metadata = obj(r.compactMetadata);
+  return {
+    ...common,
+    kind: 'graph',
+    uuid: common.uuid,
+    recordType: type,
+    file: place.file,
+    atom: readAtom(r, type, common.uuid, place),
+    logicalParent: str(r.logicalParentUuid),
+    preservedTail: str(obj(metadata?.preservedSegment)?.tailUuid),
+    compactBoundary: type === 'system' && r.subtype === 'compact_boundary',
+  };
+}
+
+function readAtom(r: Json, type: string, uuid: string, place: LinePlace): AtomMeta | null {
+  const queued = type === 'attachment' ? queuedPrompt(r) : null;
+  if (!ATOM_TYPES.has(type) && queued === null) return null;
+  const message = obj(r.message);
+  const atom: AtomMeta = {
+    uuid,
+    sequence: 0,
+    type: (queued !== null ? 'user' : type) as AtomType,
+    subtype: str(r.subtype),
+    t: time(r.timestamp) ?? 0,
+    author: null,
+    model: null,
+    stopReason: null,
+    toolUses: null,
+    toolResults: null,
+    toolNames: null,
+    promptLine: null,
+    interrupt: false,
+    fsid: place.fsid,
+    file: place.file,
+    offset: place.offset,
+    length: place.length,
+  };
+  if (queued !== null) {
+    // A prompt typed while the model worked, spliced into the running turn.
+    atom.author = { kind: 'human' };
+    atom.promptLine = promptLine(queued);
+  } else if (type === 'assistant' && message) {
+    atom.model = str(message.model);
+    atom.stopReason = str(message.stop_reason);
+    readToolUses(atom, arr(message.content));
+  } else if (type === 'user' && message) {
+    readUserLine(atom, r, message.content);
+  }
+  return atom;
+}
+
+function readToolUses(atom: AtomMeta, content: unknown[] | null): void {
+  if (!content) return;
+  for (const block of content) {
+    const b = obj(block);
+    if (b?.type !== 'tool_use') continue;
+    const id = str(b.id);
+    if (!id) continue;
+    (atom.toolUses ??= []).push(id);
+    (atom.toolNames ??= {})[id] = str(b.name) ?? 'unknown';
+  }
+}
+
+function readUserLine(atom: AtomMeta, r: Json, content: unknown): void {
+  let text: string | null = null;
+  let results = 0;
+  let blocks = 0;
+  if (typeof content === 'string') {
+    text = content;
+  } else if (Array.isArray(content)) {
+    for (const block of content) {
+      const b = obj(block);
+      if (!b) continue;
+      blocks++;
+      if (b.type === 'tool_result') {
+        results++;
+        const id = str(b.tool_use_id);
+        if (id) (atom.toolResults ??= []).push(id);
+      } else if (b.type === 'text') {
+        // IDE context arrives as its own text block before the prompt: join them.
+        const part = str(b.text);
+        if (part !== null) text = text === null ? part : `${text}\n${part}`;
+      }
+    }
+  }
+  const trimmed = text?.trimStart() ?? null;
+  atom.interrupt = isInterruptLine(trimmed);
+  atom.author = atom.interrupt
+    ? { kind: 'system' }
+    : deriveAuthor({
+        promptSource: str(r.promptSource),
+        isMeta: r.isMeta === true,
+        isCompactSummary: r.isCompactSummary === true,
+        text: trimmed,
+        toolResultOnly: blocks > 0 && results === blocks,
+      });
+  if (trimmed !== null && isOpenerAuthor(atom.author)) atom.promptLine = promptLine(trimmed);
+}
+
+function queuedPrompt(r: Json): string | null {
+  const attachment = obj(r.attachment);
+  if (attachment?.type !== 'queued_command') return null;
+  const prompt = attachment.prompt;
+  if (typeof prompt === 'string') return prompt;
+  const first = arr(prompt)?.map(obj).find((b) => b?.type === 'text');
+  return str(first?.text) ?? '';
+}
+
+/** Human, sdk and peer prompts open turns; system injections never do. */
+export const isOpenerAuthor = (author: Author | null): boolean =>
+  author !== null && author.kind !== 'system';

@@ -1,0 +1,112 @@
+import { open, type FileHandle } from 'node:fs/promises';
+
+// Reads a growing file from where it left off. Only new bytes are read; a line is delivered
+// once its newline has arrived (an unfinished last line, even one that ends inside a UTF-8
+// character, waits in `carry`); a file that shrank or was replaced is read again from the start.
+
+export interface Line {
+  text: string;
+  /** 1-based line number in the file */
+  number: number;
+  offset: number;
+  length: number;
+}
+
+export type ReadOutcome = 'appended' | 'unchanged' | 'truncated' | 'replaced' | 'missing';
+
+export interface LineSink {
+  /** the file shrank or was replaced: everything it said before is void */
+  restart(outcome: 'truncated' | 'replaced'): void;
+  line(line: Line): void;
+}
+
+const CHUNK = 1 << 20;
+const MIN_CHUNK = 1 << 14;
+const NEWLINE = 0x0a;
+
+export class FileTail {
+  /** bytes consumed up to the end of the last complete line */
+  offset = 0;
+  lines = 0;
+  private ino: number | null = null;
+  private carry: Buffer[] = [];
+  private carryBytes = 0;
+
+  constructor(readonly path: string) {}
+
+  /** Reads everything new, handing each complete line to the sink, in order. */
+  async read(sink: LineSink): Promise<ReadOutcome> {
+    let handle;
+    try {
+      handle = await open(this.path, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+      throw err;
+    }
+    try {
+      const stat = await handle.stat();
+      let outcome: ReadOutcome = 'appended';
+      if (this.ino !== null && stat.ino !== this.ino) outcome = 'replaced';
+      else if (stat.size < this.offset + this.carryBytes) outcome = 'truncated';
+      if (outcome === 'truncated' || outcome === 'replaced') {
+        this.restart();
+        sink.restart(outcome);
+      }
+      this.ino = stat.ino;
+      const before = this.offset + this.carryBytes;
+      await this.consume(handle, stat.size, sink);
+      return outcome === 'appended' && this.offset + this.carryBytes === before ? 'unchanged' : outcome;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private restart(): void {
+    this.offset = 0;
+    this.lines = 0;
+    this.carry = [];
+    this.carryBytes = 0;
+  }
+
+  private async consume(handle: FileHandle, size: number, sink: LineSink) {
+    let position = this.offset + this.carryBytes;
+    // Small appends get a small buffer; the file may still grow while we read, so never zero.
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - position, MIN_CHUNK)));
+    const chunk = buffer.length;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, chunk, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      this.split(buffer, bytesRead, sink);
+    }
+  }
+
+  private split(buffer: Buffer, size: number, sink: LineSink): void {
+    let start = 0;
+    let nl = buffer.indexOf(NEWLINE, 0);
+    while (nl !== -1 && nl < size) {
+      let text: string;
+      let length = nl - start;
+      if (this.carryBytes > 0) {
+        this.carry.push(buffer.subarray(start, nl));
+        const whole = Buffer.concat(this.carry);
+        text = whole.toString('utf8');
+        length = whole.length;
+        this.carry = [];
+        this.carryBytes = 0;
+      } else {
+        text = buffer.toString('utf8', start, nl);
+      }
+      this.lines++;
+      sink.line({ text, number: this.lines, offset: this.offset, length });
+      this.offset += length + 1;
+      start = nl + 1;
+      nl = buffer.indexOf(NEWLINE, start);
+    }
+    if (start < size) {
+      // Copy: the read buffer is reused for the next chunk.
+      this.carry.push(Buffer.from(buffer.subarray(start, size)));
+      this.carryBytes += size - start;
+    }
+  }
+}

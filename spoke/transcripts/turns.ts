@@ -1,0 +1,108 @@
+import type { AtomMeta, Segment, Turn } from '../model/types';
+import { isOpenerAuthor } from './record';
+
+// Groups the active path into turns (trigger → end of the model's turn) and each turn into
+// segments (input → next input). Evidence that a turn ended, strongest first: an assistant
+// `stop_reason: "end_turn"`; a later system `turn_duration` / `stop_hook_summary` record; the
+// user's interrupt line; and last the structure: the newest assistant atom left no tool_use
+// unanswered and nothing came after it. Live hook state joins this list in a later layer.
+
+const END_RECORDS = new Set(['turn_duration', 'stop_hook_summary']);
+
+interface OpenTurn extends Turn {
+  pending: Set<string>;
+  /** the last non-system atom was an assistant atom with no pending tool call */
+  settled: boolean;
+  hasAssistant: boolean;
+}
+
+export function buildTurns(path: AtomMeta[]): Turn[] {
+  const turns: OpenTurn[] = [];
+  let current: OpenTurn | null = null;
+  for (const atom of path) {
+    const opener = atom.type === 'user' && isOpenerAuthor(atom.author) && !atom.interrupt;
+    if (opener && current && !current.trigger && !current.hasAssistant) {
+      // A preamble (the "Caveat:" line, a hook's note) leads into the prompt after it.
+      current.trigger = atom;
+    } else if (!current || (opener && closed(current)) || (current.ended && !foldsIntoEndedTurn(atom))) {
+      current = openTurn(turns.length, opener ? atom : null, atom.t);
+      turns.push(current);
+    }
+    addAtom(current, atom);
+  }
+  return turns.map(finish);
+}
+
+function openTurn(index: number, trigger: AtomMeta | null, t: number): OpenTurn {
+  return {
+    id: '',
+    index,
+    trigger,
+    t,
+    end: t,
+    ended: false,
+    interrupted: false,
+    atoms: [],
+    segments: [],
+    pending: new Set(),
+    settled: false,
+    hasAssistant: false,
+  };
+}
+
+function addAtom(turn: OpenTurn, atom: AtomMeta): void {
+  turn.atoms.push(atom);
+  if (atom.t > turn.end) turn.end = atom.t;
+  if (atom.type === 'assistant') {
+    turn.hasAssistant = true;
+    for (const id of atom.toolUses ?? []) turn.pending.add(id);
+    if (atom.stopReason === 'end_turn') turn.ended = true;
+    turn.settled = turn.pending.size === 0 && atom.stopReason !== 'tool_use';
+  } else if (atom.type === 'user') {
+    for (const id of atom.toolResults ?? []) turn.pending.delete(id);
+    if (atom.interrupt) {
+      turn.ended = true;
+      turn.interrupted = true;
+    } else if (atom.author?.kind !== 'system') {
+      turn.settled = false;
+    }
+  } else if (atom.type === 'system' && atom.subtype && END_RECORDS.has(atom.subtype)) {
+    turn.ended = true;
+  }
+}
+
+const closed = (turn: OpenTurn): boolean => turn.ended || turn.settled || (!turn.hasAssistant && !turn.trigger);
+
+/** After a turn ended, harness lines (hook summaries, tool output, notices) still belong to it. */
+const foldsIntoEndedTurn = (atom: AtomMeta): boolean =>
+  atom.type === 'system' || (atom.type === 'user' && !isOpenerAuthor(atom.author));
+
+function finish(turn: OpenTurn): Turn {
+  const anchor = turn.trigger ?? turn.atoms[0];
+  return {
+    id: anchor.uuid,
+    index: turn.index,
+    trigger: turn.trigger,
+    t: turn.trigger?.t ?? turn.t,
+    end: turn.end,
+    ended: turn.ended || turn.settled,
+    interrupted: turn.interrupted,
+    atoms: turn.atoms,
+    segments: segmentsOf(turn.atoms),
+  };
+}
+
+/** A segment starts at each input: the trigger and every prompt that arrived mid-turn. */
+function segmentsOf(atoms: AtomMeta[]): Segment[] {
+  const segments: Segment[] = [];
+  for (const atom of atoms) {
+    const input = atom.type === 'user' && isOpenerAuthor(atom.author) && !atom.interrupt;
+    if (input || segments.length === 0) {
+      segments.push({ index: segments.length, input: input ? atom : null, t: atom.t, end: atom.t, atomCount: 0 });
+    }
+    const segment = segments[segments.length - 1];
+    segment.atomCount++;
+    if (atom.t > segment.end) segment.end = atom.t;
+  }
+  return segments;
+}

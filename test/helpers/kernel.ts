@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { startKernel, type Kernel } from '../../server/kernel';
+
+export const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'claude-projects');
+
+export interface TestKernel extends Kernel {
+  stateDir: string;
+  logs: string[];
+  /** POSTs a GraphQL operation and returns the whole response body */
+  gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data?: T; errors?: any[] }>;
+  /** a graphql-ws client connected to this kernel */
+  ws(): Client;
+}
+
+/** Starts a real kernel on a free loopback port over the given projects dir, and waits for its first index. */
+export async function startTestKernel(projectsRoot: string, hostName = 'test'): Promise<TestKernel> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'loom-state-'));
+  const logs: string[] = [];
+  const kernel = await startKernel({ projectsRoot, stateDir, port: 0, hostName, log: (m) => logs.push(m) });
+  await kernel.indexed;
+  const clients: Client[] = [];
+  return {
+    ...kernel,
+    stateDir,
+    logs,
+    async gql(query, variables) {
+      const res = await fetch(`${kernel.url}graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return res.json() as Promise<any>;
+    },
+    ws() {
+      const client = createClient({ url: `${kernel.url.replace('http', 'ws')}graphql`, webSocketImpl: WebSocket, lazy: true, retryAttempts: 0 });
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.dispose()));
+      await kernel.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
