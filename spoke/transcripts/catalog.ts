@@ -152,13 +152,17 @@ export class SessionCatalog {
     return name;
   }
 
+  /** Summaries carry no time; the newest is the one whose leaf lies furthest along the path. */
   private summaryName(session: TranscriptSession): string | null {
     const project = this.summaries.get(session.project);
     if (!project) return null;
-    const onPath = new Set(session.activePath().map((a) => a.uuid));
-    let newest: string | null = null;
-    for (const [leaf, text] of project) if (onPath.has(leaf)) newest = text;
-    return newest;
+    const sequence = new Map(session.activePath().map((a) => [a.uuid, a.sequence]));
+    let newest: { text: string; sequence: number } | null = null;
+    for (const [leaf, text] of project) {
+      const at = sequence.get(leaf);
+      if (at !== undefined && (!newest || at >= newest.sequence)) newest = { text, sequence: at };
+    }
+    return newest?.text ?? null;
   }
 
   /** The first human prompt; a bare slash command (`/clear`, `/model`) only when nothing else was asked. */

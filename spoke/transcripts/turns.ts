@@ -5,7 +5,9 @@ import { isOpenerAuthor } from './record';
 // segments (input → next input). Evidence that a turn ended, strongest first: an assistant
 // `stop_reason: "end_turn"`; a later system `turn_duration` / `stop_hook_summary` record; the
 // user's interrupt line; and last the structure: the newest assistant atom left no tool_use
-// unanswered and nothing came after it. Live hook state joins this list in a later layer.
+// unanswered and nothing came after it; or the harness answered the prompt itself (a local slash
+// command such as /model or /mcp prints its output and the model never runs). Live hook state
+// joins this list in a later layer.
 
 const END_RECORDS = new Set(['turn_duration', 'stop_hook_summary']);
 
@@ -65,9 +67,12 @@ function addAtom(turn: OpenTurn, atom: AtomMeta): void {
       turn.interrupted = true;
     } else if (atom.author?.kind !== 'system') {
       turn.settled = false;
+    } else if (turn.trigger && !turn.hasAssistant) {
+      turn.settled = true;
     }
-  } else if (atom.type === 'system' && atom.subtype && END_RECORDS.has(atom.subtype)) {
-    turn.ended = true;
+  } else if (atom.type === 'system') {
+    if (atom.subtype && END_RECORDS.has(atom.subtype)) turn.ended = true;
+    else if (turn.trigger && !turn.hasAssistant) turn.settled = true;
   }
 }
 

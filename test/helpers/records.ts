@@ -1,0 +1,51 @@
+// Minimal Claude Code transcript lines for tests that need a shape the fixtures lack.
+// Each builder returns one record; `line` serialises it.
+
+let clock = Date.parse('2026-01-01T10:00:00.000Z');
+const at = (): string => new Date((clock += 1000)).toISOString();
+const base = (uuid: string, parent: string | null) => ({
+  parentUuid: parent,
+  isSidechain: false,
+  userType: 'external',
+  cwd: '/home/dev/demo',
+  sessionId: 'test-session',
+  version: '2.1.39',
+  gitBranch: 'main',
+  uuid,
+  timestamp: at(),
+});
+
+export const line = (record: unknown): string => `${JSON.stringify(record)}\n`;
+
+export const prompt = (uuid: string, parent: string | null, text: string, extra: object = {}) => ({
+  ...base(uuid, parent),
+  type: 'user',
+  message: { role: 'user', content: text },
+  ...extra,
+});
+
+export const assistant = (uuid: string, parent: string | null, content: unknown[], stop: string | null = null) => ({
+  ...base(uuid, parent),
+  type: 'assistant',
+  requestId: `req_${uuid}`,
+  message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', model: 'claude-opus-4-6', content, stop_reason: stop, usage: { input_tokens: 1, output_tokens: 1 } },
+});
+
+export const say = (text: string) => ({ type: 'text', text });
+export const toolUse = (id: string, name = 'Bash') => ({ type: 'tool_use', id, name, input: { command: 'ls' } });
+
+export const toolResult = (uuid: string, parent: string, toolUseId: string) => ({
+  ...base(uuid, parent),
+  type: 'user',
+  message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseId, content: 'ok' }] },
+});
+
+export const system = (uuid: string, parent: string | null, subtype: string, extra: object = {}) => ({
+  ...base(uuid, parent),
+  type: 'system',
+  subtype,
+  content: subtype,
+  ...extra,
+});
+
+export const progress = (uuid: string, parent: string) => ({ ...base(uuid, parent), type: 'progress', data: { type: 'hook_progress' } });

@@ -1,0 +1,154 @@
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestKernel, type TestKernel } from '../helpers/kernel';
+import { assistant, line, prompt, say, toolResult, toolUse } from '../helpers/records';
+import { sleep, until } from '../helpers/wait';
+
+// A real kernel following a real file as it grows, observed over real graphql-ws subscriptions.
+
+let root: string;
+let file: string;
+let kernel: TestKernel;
+
+beforeEach(async () => {
+  root = mkdtempSync(join(tmpdir(), 'loom-live-'));
+  mkdirSync(join(root, '-home-dev-demo'));
+  file = join(root, '-home-dev-demo', 'live.jsonl');
+  writeFileSync(file, line(prompt('u0', null, 'start the job')));
+  kernel = await startTestKernel(root);
+});
+afterEach(async () => {
+  await kernel.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const STREAM = `subscription($id: ID!, $cursor: Int) { sessionStream(sessionId: $id, cursor: $cursor) {
+  kind reset reason cursor generation atoms { uuid sequence content { ... on TextBlock { text } } } } }`;
+
+/** Collects every frame of a sessionStream subscription. */
+function subscribe(cursor: number | null = null) {
+  const frames: any[] = [];
+  const iterator = kernel.ws().iterate({ query: STREAM, variables: { id: 'test:live', cursor } });
+  const done = (async () => {
+    for await (const result of iterator) {
+      if (result.errors) throw new Error(JSON.stringify(result.errors));
+      frames.push(result.data!.sessionStream);
+    }
+  })();
+  return { frames, atoms: () => frames.flatMap((f) => f.atoms), stop: () => iterator.return?.(), done };
+}
+
+/** 120 chained records whose text carries multi-byte characters. */
+function conversation(count: number): { bytes: Buffer; uuids: string[] } {
+  const uuids: string[] = [];
+  let parent = 'u0';
+  let text = '';
+  for (let i = 1; i <= count; i++) {
+    const uuid = `x${i}`;
+    const record =
+      i % 3 === 1
+        ? assistant(uuid, parent, [say(`step ${i}: naïve café — ✓ 日本語 🚀`), toolUse(`t${i}`)], 'tool_use')
+        : i % 3 === 2
+          ? toolResult(uuid, parent, `t${i - 1}`)
+          : assistant(uuid, parent, [say(`reply ${i} ✓`)]);
+    text += line(record);
+    uuids.push(uuid);
+    parent = uuid;
+  }
+  return { bytes: Buffer.from(text), uuids };
+}
+
+describe('following a growing transcript', () => {
+  it('delivers every atom exactly once, in order, through 200 small appends that split lines and characters', async () => {
+    const stream = subscribe();
+    await until(() => stream.frames.length > 0, 'the snapshot');
+    const { bytes, uuids } = conversation(120);
+    // Cut points: 199 positions spread over the bytes; every fifth moved inside a multi-byte character.
+    const cuts = Array.from({ length: 199 }, (_, i) => {
+      let cut = Math.floor(((i + 1) * bytes.length) / 200);
+      if (i % 5 === 0) while ((bytes[cut] & 0xc0) !== 0x80) cut++;
+      return cut;
+    });
+    expect(cuts.every((c, i) => i === 0 || c > cuts[i - 1])).toBe(true);
+    expect(cuts.some((c) => (bytes[c] & 0xc0) === 0x80)).toBe(true);
+    let from = 0;
+    for (const [i, cut] of [...cuts, bytes.length].entries()) {
+      appendFileSync(file, bytes.subarray(from, cut));
+      from = cut;
+      if (i % 10 === 0) await sleep(5);
+    }
+    await until(() => stream.atoms().length >= 121, 'all 121 atoms');
+    await sleep(300); // anything delivered twice would arrive now
+    const atoms = stream.atoms();
+    expect(atoms.map((a: any) => a.uuid)).toEqual(['u0', ...uuids]);
+    expect(atoms.map((a: any) => a.sequence)).toEqual(atoms.map((_: unknown, i: number) => i + 1));
+    expect(atoms[1].content[0].text).toBe('step 1: naïve café — ✓ 日本語 🚀');
+    expect(stream.frames.every((f: any) => !f.reset)).toBe(true);
+    await stream.stop();
+  });
+
+  it('resumes from a cursor with only the atoms after it', async () => {
+    appendFileSync(file, conversation(6).bytes);
+    await until(async () => (await kernel.gql(`{ session(id: "test:live") { atomCount } }`)).data.session.atomCount === 7, '7 atoms');
+    const stream = subscribe(4);
+    await until(() => stream.frames.length > 0, 'the first frame');
+    expect(stream.frames[0]).toMatchObject({ kind: 'SNAPSHOT', reset: false, cursor: 7 });
+    expect(stream.atoms().map((a: any) => a.sequence)).toEqual([5, 6, 7]);
+    await stream.stop();
+  });
+
+  it('keeps serving after a garbage line and reports it as a ParseError', async () => {
+    appendFileSync(file, 'this is {not json\n');
+    appendFileSync(file, line(assistant('a1', 'u0', [say('still here')], 'end_turn')));
+    const session = await until(async () => {
+      const { data } = await kernel.gql(`{ session(id: "test:live") { atomCount parseErrors { line offset reason } } }`);
+      return data.session.atomCount === 2 && data.session;
+    }, 'the line after the garbage');
+    expect(session.parseErrors).toEqual([expect.objectContaining({ line: 2, reason: expect.stringMatching(/not JSON/) })]);
+  });
+
+  it('reads a truncated file again and tells streaming clients to reset', async () => {
+    appendFileSync(file, conversation(6).bytes);
+    const stream = subscribe();
+    await until(() => stream.atoms().length === 7, 'all 7 atoms');
+    truncateSync(file, line(prompt('u0', null, 'start the job')).length);
+    const reset = await until(() => stream.frames.find((f: any) => f.reset), 'a reset frame');
+    expect(reset).toMatchObject({ kind: 'SNAPSHOT', reason: 'GENERATION_MISMATCH', cursor: 1 });
+    expect(reset.atoms.map((a: any) => a.uuid)).toEqual(['u0']);
+    const { data } = await kernel.gql(`{ session(id: "test:live") { atomCount files { rereads } } }`);
+    expect(data.session).toEqual({ atomCount: 1, files: [{ rereads: 1 }] });
+    await stream.stop();
+  });
+
+  it('reads a file replaced by another from the start', async () => {
+    const other = join(root, 'replacement.tmp');
+    writeFileSync(other, line(prompt('n0', null, 'a different session')) + line(assistant('n1', 'n0', [say('fresh')], 'end_turn')));
+    renameSync(other, file);
+    const session = await until(async () => {
+      const { data } = await kernel.gql(`{ session(id: "test:live") { name atomCount files { rereads } } }`);
+      return data.session.name === 'a different session' && data.session;
+    }, 'the replaced content');
+    expect(session).toEqual({ name: 'a different session', atomCount: 2, files: [{ rereads: 1 }] });
+  });
+
+  it('announces a new session file on sessionsChanged', async () => {
+    const changes: any[] = [];
+    const iterator = kernel.ws().iterate({ query: `subscription { sessionsChanged { kind sessionId session { name } } }` });
+    const consume = (async () => {
+      for await (const r of iterator) changes.push(r.data!.sessionsChanged);
+    })();
+    // No acknowledgement exists for a subscription: keep writing new sessions until one is seen.
+    let n = 0;
+    await until(() => {
+      writeFileSync(join(root, '-home-dev-demo', `new${++n}.jsonl`), line(prompt(`n${n}`, null, `new session ${n}`)));
+      return changes.some((c) => c.kind === 'ADDED');
+    }, 'an ADDED change');
+    const added = changes.find((c) => c.kind === 'ADDED');
+    expect(added.sessionId).toMatch(/^test:new\d+$/);
+    expect(added.session.name).toMatch(/^new session \d+$/);
+    await iterator.return?.();
+    await consume;
+  });
+});

@@ -1,0 +1,88 @@
+import { appendFileSync, mkdtempSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileTail, type Line } from '../../spoke/transcripts/tail';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loom-tail-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function collector() {
+  const lines: Line[] = [];
+  const restarts: string[] = [];
+  return { lines, restarts, sink: { line: (l: Line) => lines.push(l), restart: (o: string) => restarts.push(o) } };
+}
+
+describe('FileTail', () => {
+  it('delivers a line only once its newline arrives, even when a write splits a UTF-8 character', async () => {
+    const file = join(dir, 'a.jsonl');
+    const line = Buffer.from('{"text":"naïve café ✓"}\n');
+    const cut = line.indexOf(Buffer.from('✓')) + 1; // inside the three bytes of ✓
+    writeFileSync(file, line.subarray(0, cut));
+    const tail = new FileTail(file);
+    const c = collector();
+    await tail.read(c.sink);
+    expect(c.lines).toHaveLength(0);
+    appendFileSync(file, line.subarray(cut));
+    await tail.read(c.sink);
+    expect(c.lines.map((l) => l.text)).toEqual(['{"text":"naïve café ✓"}']);
+    expect(c.lines[0]).toMatchObject({ number: 1, offset: 0, length: line.length - 1 });
+  });
+
+  it('reads only the new bytes on each call and numbers lines across calls', async () => {
+    const file = join(dir, 'a.jsonl');
+    writeFileSync(file, '{"n":1}\n{"n":2}\n');
+    const tail = new FileTail(file);
+    const c = collector();
+    await tail.read(c.sink);
+    appendFileSync(file, '{"n":3}\n');
+    await tail.read(c.sink);
+    expect(await tail.read(c.sink)).toBe('unchanged');
+    expect(c.lines.map((l) => [l.number, l.offset, l.text])).toEqual([
+      [1, 0, '{"n":1}'],
+      [2, 8, '{"n":2}'],
+      [3, 16, '{"n":3}'],
+    ]);
+  });
+
+  it('reads a file again from the start when it shrinks', async () => {
+    const file = join(dir, 'a.jsonl');
+    writeFileSync(file, '{"n":1}\n{"n":2}\n');
+    const tail = new FileTail(file);
+    const c = collector();
+    await tail.read(c.sink);
+    truncateSync(file, 8);
+    expect(await tail.read(c.sink)).toBe('truncated');
+    expect(c.restarts).toEqual(['truncated']);
+    expect(c.lines.map((l) => l.text)).toEqual(['{"n":1}', '{"n":2}', '{"n":1}']);
+  });
+
+  it('reads a replaced file from the start even when it is larger', async () => {
+    const file = join(dir, 'a.jsonl');
+    writeFileSync(file, '{"n":1}\n');
+    const tail = new FileTail(file);
+    const c = collector();
+    await tail.read(c.sink);
+    writeFileSync(join(dir, 'b.tmp'), '{"m":1}\n{"m":2}\n');
+    renameSync(join(dir, 'b.tmp'), file);
+    expect(await tail.read(c.sink)).toBe('replaced');
+    expect(c.lines.map((l) => l.text)).toEqual(['{"n":1}', '{"m":1}', '{"m":2}']);
+  });
+
+  it('carries a line longer than its read buffer across chunks', async () => {
+    const file = join(dir, 'a.jsonl');
+    const big = `{"data":"${'x'.repeat(3 * 1024 * 1024)}"}`;
+    writeFileSync(file, `${big}\n{"n":2}\n`);
+    const c = collector();
+    await new FileTail(file).read(c.sink);
+    expect(c.lines.map((l) => l.text.length)).toEqual([big.length, 7]);
+    expect(c.lines[1].offset).toBe(big.length + 1);
+  });
+
+  it('says a missing file is missing instead of throwing', async () => {
+    expect(await new FileTail(join(dir, 'gone.jsonl')).read(collector().sink)).toBe('missing');
+  });
+});
