@@ -28,8 +28,6 @@ export interface Kernel {
   close(): Promise<void>;
 }
 
-export const DEFAULT_PORT = 7420;
-
 export async function startKernel(options: KernelOptions): Promise<Kernel> {
   const log = options.log ?? (() => {});
   const bindHost = options.bindHost ?? '127.0.0.1';

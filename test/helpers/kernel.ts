@@ -11,7 +11,7 @@ export interface TestKernel extends Kernel {
   stateDir: string;
   logs: string[];
   /** POSTs a GraphQL operation and returns the whole response body */
-  gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data?: T; errors?: any[] }>;
+  gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data: T; errors?: any }>;
   /** a graphql-ws client connected to this kernel */
   ws(): Client;
 }

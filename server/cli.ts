@@ -1,0 +1,25 @@
+import { DEFAULT_PORT } from './kernel-defaults';
+import { VERSION } from '../spoke/version';
+import { fail } from './commands/fail';
+
+// The `loom` command. Each subcommand loads only what it needs: the server stack takes seconds
+// to load and `loom status` should answer at once.
+
+const USAGE = `loom ${VERSION}: every agent session on every machine, live
+
+usage:
+  loom up [--projects DIR] [--port N] [--state DIR] [--name HOST] [--demo | --no-demo]
+      start the kernel on 127.0.0.1 (default port ${DEFAULT_PORT}) over Claude Code's transcripts
+      (default ~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects). With no transcripts there,
+      or with --demo, it serves generated demo sessions that keep growing.
+  loom status [--state DIR] [--json]
+      ask the running kernel for its state
+  loom --version
+`;
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'up') await (await import('./commands/up')).up(rest);
+else if (command === 'status') await (await import('./commands/status')).status(rest);
+else if (command === '--version' || command === '-v') process.stdout.write(`${VERSION}\n`);
+else if (!command || command === 'help' || command === '--help' || command === '-h') process.stdout.write(USAGE);
+else fail(`unknown command "${command}"\n\n${USAGE}`);

@@ -1,0 +1,85 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startLiveAppends, writeDemoTree } from '../../spoke/demo/index';
+import { defaultProjectsRoot } from '../../spoke/transcripts/paths';
+import { VERSION } from '../../spoke/version';
+import { startKernel } from '../kernel';
+import { DEFAULT_PORT } from '../kernel-defaults';
+import { progressBar } from '../progress-bar';
+import { resolveStateDir, StateDirBusyError } from '../state-dir';
+import { fail } from './fail';
+
+// `loom up`: index this machine's transcripts (or a generated demo tree) and serve them.
+
+export async function up(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      projects: { type: 'string' },
+      port: { type: 'string', default: String(DEFAULT_PORT) },
+      state: { type: 'string' },
+      name: { type: 'string' },
+      demo: { type: 'boolean' },
+      'no-demo': { type: 'boolean' },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got "${values.port}"`);
+  let projectsRoot = resolve(values.projects ?? defaultProjectsRoot());
+  const stopDemo = await maybeDemo(projectsRoot, values.demo === true, values['no-demo'] === true);
+  if (stopDemo) projectsRoot = stopDemo.root;
+
+  const bar = progressBar(process.stderr);
+  const kernel = await startKernel({
+    projectsRoot,
+    stateDir: resolveStateDir(values.state),
+    port,
+    hostName: values.name,
+    log: (m) => process.stderr.write(`${new Date().toISOString()} ${m}\n`),
+    onProgress: (p) => bar.update(p),
+  }).catch((err: NodeJS.ErrnoException) => {
+    if (err instanceof StateDirBusyError) return fail(err.message);
+    if (err.code === 'EADDRINUSE') return fail(`port ${port} is in use; pick another with --port N (0 picks a free one)`);
+    throw err;
+  });
+  const shutdown = async () => {
+    await stopDemo?.stop();
+    await kernel.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  await kernel.indexed;
+  const info = kernel.source.kernel();
+  process.stderr.write(`${bar.finish(info.indexing)}\n`);
+  process.stdout.write(`Loom ${VERSION} on ${info.host.name}: ${info.sessionCount} sessions from ${projectsRoot}\n${kernel.url}\n`);
+}
+
+/** Demo mode: a generated projects tree in a temp dir that keeps growing at a human pace. */
+async function maybeDemo(projectsRoot: string, forced: boolean, refused: boolean) {
+  if (!forced && (refused || hasTranscripts(projectsRoot))) return null;
+  if (!forced) process.stderr.write(`no transcripts under ${projectsRoot}: starting demo mode (loom up --no-demo waits for real ones)\n`);
+  const dir = mkdtempSync(join(tmpdir(), 'loom-demo-'));
+  const root = join(dir, 'projects');
+  const tree = await writeDemoTree(root);
+  const live = startLiveAppends(tree);
+  process.stderr.write(`demo: generated sessions in ${root}, some still growing\n`);
+  return {
+    root,
+    async stop() {
+      await live.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function hasTranscripts(root: string): boolean {
+  try {
+    return readdirSync(root, { recursive: true }).some((name) => String(name).endsWith('.jsonl'));
+  } catch {
+    return false;
+  }
+}
+

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { printLoomSchema } from '../../schema/index';
+import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+
+let kernel: TestKernel;
+beforeAll(async () => {
+  kernel = await startTestKernel(FIXTURES);
+});
+afterAll(() => kernel.close());
+
+describe('the schema', () => {
+  it('matches the checked-in schema/schema.graphql (run `npm run schema:print` after changing it)', () => {
+    const checkedIn = readFileSync(join(import.meta.dirname, '..', '..', 'schema', 'schema.graphql'), 'utf8');
+    expect(printLoomSchema()).toBe(checkedIn);
+  });
+});
+
+describe('sessions', () => {
+  it('lists the newest activity first and pages with cursors without gaps or repeats', async () => {
+    const all = (await kernel.gql(`{ sessions(first: 500) { totalCount nodes { id updatedAt } } }`)).data.sessions;
+    const times = all.nodes.map((s: any) => Date.parse(s.updatedAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const { data }: { data: any } = await kernel.gql(`query($after: String) { sessions(first: 5, after: $after) { pageInfo { hasNextPage endCursor } nodes { id } } }`, { after });
+      seen.push(...data.sessions.nodes.map((s: any) => s.id));
+      if (!data.sessions.pageInfo.hasNextPage) break;
+      after = data.sessions.pageInfo.endCursor;
+    }
+    expect(seen).toEqual(all.nodes.map((s: any) => s.id));
+    expect(all.totalCount).toBe(seen.length);
+  });
+
+  it('returns 50 sessions when no page size is given', async () => {
+    const { data } = await kernel.gql(`{ sessions { nodes { id } } }`);
+    expect(data.sessions.nodes.length).toBe(Math.min(50, (await kernel.gql(`{ kernel { sessionCount } }`)).data.kernel.sessionCount));
+  });
+
+  it('filters by directory, by text in the name and by last activity', async () => {
+    const byDir = (await kernel.gql(`{ sessions(filter: { dir: "/Users/chip/dev/ai-music" }) { nodes { dir } } }`)).data.sessions.nodes;
+    expect(byDir.length).toBe(3);
+    expect(byDir.every((s: any) => s.dir === '/Users/chip/dev/ai-music')).toBe(true);
+    const byText = (await kernel.gql(`{ sessions(filter: { text: "embedding" }) { nodes { name } } }`)).data.sessions.nodes;
+    expect(byText.map((s: any) => s.name).sort()).toEqual(['AI Music Generation: Diverse Embedding Mapping', 'AI Music: Embedding Words into Sound']);
+    const recent = (await kernel.gql(`{ sessions(filter: { updatedSince: "2026-04-01T00:00:00Z" }) { nodes { key updatedAt } } }`)).data.sessions.nodes;
+    expect(recent.map((s: any) => s.key)).toEqual(['ef958aa1-0e93-49f0-bb71-150f63befcd1']);
+  });
+
+  it('answers bad arguments with BAD_USER_INPUT and a message saying what is wrong', async () => {
+    const badId = await kernel.gql(`{ session(id: "no-colon") { id } }`);
+    expect(badId.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(badId.errors[0].message).toMatch(/host:sessionKey/);
+    const badFirst = await kernel.gql(`{ sessions(first: -1) { totalCount } }`);
+    expect(badFirst.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/"first"/) });
+    const badCursor = await kernel.gql(`{ sessions(after: "garbage") { totalCount } }`);
+    expect(badCursor.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('returns null for a session on another host or one that does not exist', async () => {
+    const { data, errors } = await kernel.gql(`{ a: session(id: "elsewhere:ba79134d-b6e9-4867-af0c-6941038c9e4b") { id } b: session(id: "test:nope") { id } }`);
+    expect(errors).toBeUndefined();
+    expect(data).toEqual({ a: null, b: null });
+  });
+
+  it('refuses a stream of a session that does not exist with NOT_FOUND', async () => {
+    const result = await new Promise<any>((resolve) => {
+      kernel.ws().subscribe({ query: `subscription { sessionStream(sessionId: "test:nope") { cursor } }` }, { next: resolve, error: resolve, complete: () => {} });
+    });
+    const errors = Array.isArray(result) ? result : result.errors;
+    expect(errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('the kernel', () => {
+  it('reports its host, version and finished indexing', async () => {
+    const { data } = await kernel.gql(`{ hosts { id name local } kernel { version host { name } projectsRoot indexing { done } } }`);
+    expect(data.hosts).toEqual([{ id: 'test', name: 'test', local: true }]);
+    expect(data.kernel).toMatchObject({ host: { name: 'test' }, projectsRoot: FIXTURES, indexing: { done: true } });
+    expect(data.kernel.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('serves health and version without GraphQL', async () => {
+    expect(await (await fetch(`${kernel.url}healthz`)).json()).toEqual({ ok: true });
+    expect((await (await fetch(`${kernel.url}version`)).json()).version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('serves GraphiQL from the package itself, with no CDN', async () => {
+    const res = await fetch(`${kernel.url}graphql`, { headers: { accept: 'text/html' } });
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(html).toMatch(/graphiql/i);
+    expect(html).not.toMatch(/unpkg\.com|jsdelivr|cdn\./);
+  });
+
+  it('lists the sessions on the index page, with a link to GraphiQL', async () => {
+    const html = await (await fetch(kernel.url)).text();
+    expect(html).toContain('href="/graphql"');
+    expect(html).toContain('AI Music: Embedding Words into Sound');
+  });
+});
