@@ -1,5 +1,5 @@
 import type { SessionSummary } from '../model/types';
-import { readRecord, type TranscriptRecord } from './record';
+import { readRecord, type GraphRecord, type OtherRecord, type TranscriptRecord } from './record';
 import type { TranscriptPlace } from './paths';
 import { TranscriptSession } from './session';
 import type { Line } from './tail';
@@ -61,10 +61,10 @@ export class SessionCatalog {
       this.summaryVersion++;
       return;
     }
-    if (place.role === 'subagent' && !place.parentKey && !session.parentKey && record.sessionId) {
+    if (record.kind === 'graph' && place.role === 'subagent' && !place.parentKey && !session.parentKey && record.sessionId) {
       this.link(session, record.sessionId);
     }
-    const target = record.sidechain && place.role === 'main' ? this.inlineSubagent(session, path, record) : session;
+    const target = record.kind !== 'title' && record.sidechain && place.role === 'main' ? this.inlineSubagent(session, path, record) : session;
     if (!target) return;
     this.dirty.add(target.key);
     if (record.kind === 'title') target.addTitle(record);
@@ -127,7 +127,7 @@ export class SessionCatalog {
   }
 
   /** 1.0.x wrote Task subagents into the main file; each chain from a root line is one subagent. */
-  private inlineSubagent(main: TranscriptSession, path: string, record: TranscriptRecord): TranscriptSession | null {
+  private inlineSubagent(main: TranscriptSession, path: string, record: GraphRecord | OtherRecord): TranscriptSession | null {
     if (!record.uuid) return null;
     const chains = this.sidechains.get(path) ?? new Map<string, string>();
     this.sidechains.set(path, chains);
@@ -195,7 +195,7 @@ export class FileIngest {
       this.error(line, `not JSON: ${(err as Error).message}`);
       return;
     }
-    const record = readRecord(raw, { file: this.path, fsid: this.place.fsid, offset: line.offset, length: line.length });
+    const record = readRecord(raw, { file: this.path, fsid: this.place.fsid, offset: line.offset, length: line.length, role: this.place.role });
     if (typeof record === 'string') this.error(line, record);
     else this.catalog.accept(this.session, this.path, this.place, record);
   }

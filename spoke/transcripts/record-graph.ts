@@ -1,25 +1,31 @@
 import type { AtomMeta } from '../model/types';
-import type { GraphRecord } from './record';
+import type { Boundary, GraphRecord } from './record';
 
 // The uuid/parentUuid graph of one session's lines, and the walk that finds its active path.
 
+/** What the graph keeps of a line: its links, and its atom when it is one. */
 export interface GraphNode {
-  record: GraphRecord;
-  /** arrival order, which is file order within a file */
-  order: number;
+  uuid: string;
+  parent: string | null;
+  file: string;
+  atom: AtomMeta | null;
+  boundary: Boundary | null;
 }
+
+const MAX_LINKS_BETWEEN_ATOMS = 10_000;
 
 export class RecordGraph {
   private readonly byUuid = new Map<string, GraphNode>();
   private nodes: GraphNode[] = [];
-  private nextOrder = 0;
 
   get size(): number {
     return this.nodes.length;
   }
 
   add(record: GraphRecord): GraphNode {
-    const node = { record, order: this.nextOrder++ };
+    // The parent's uuid string is already held by the parent's node: share it, drop the copy.
+    const parent = record.parent ? (this.byUuid.get(record.parent)?.uuid ?? record.parent) : null;
+    const node: GraphNode = { uuid: record.uuid, parent, file: record.file, atom: record.atom, boundary: record.boundary };
     this.byUuid.set(record.uuid, node);
     this.nodes.push(node);
     return node;
@@ -31,26 +37,23 @@ export class RecordGraph {
 
   /** Forgets every line of one file (it is being read again from the start). */
   dropFile(file: string): void {
-    this.nodes = this.nodes.filter((n) => n.record.file !== file);
+    this.nodes = this.nodes.filter((n) => n.file !== file);
     this.byUuid.clear();
-    for (const n of this.nodes) this.byUuid.set(n.record.uuid, n);
+    for (const n of this.nodes) this.byUuid.set(n.uuid, n);
   }
 
   /** The newest message atom: where the walk starts. */
   leaf(): GraphNode | null {
-    for (let i = this.nodes.length - 1; i >= 0; i--) if (this.nodes[i].record.atom) return this.nodes[i];
+    for (let i = this.nodes.length - 1; i >= 0; i--) if (this.nodes[i].atom) return this.nodes[i];
     return null;
   }
 
   /** The nearest atom above a node, walking through non-atom lines (progress, attachments). */
   atomAbove(node: GraphNode): GraphNode | null {
-    const seen = new Set<string>();
+    // Runs once per line: a step cap instead of a visited set guards against parent cycles.
     let n = this.parentOf(node);
-    while (n && !n.record.atom && !seen.has(n.record.uuid)) {
-      seen.add(n.record.uuid);
-      n = this.parentOf(n);
-    }
-    return n?.record.atom ? n : null;
+    for (let steps = 0; n && !n.atom && steps < MAX_LINKS_BETWEEN_ATOMS; steps++) n = this.parentOf(n);
+    return n?.atom ? n : null;
   }
 
   /** The active path: atoms from the root to the newest message, rewound branches left out. */
@@ -58,9 +61,9 @@ export class RecordGraph {
     const path: AtomMeta[] = [];
     const seen = new Set<string>();
     let n = this.leaf();
-    while (n && !seen.has(n.record.uuid)) {
-      seen.add(n.record.uuid);
-      if (n.record.atom) path.push(n.record.atom);
+    while (n && !seen.has(n.uuid)) {
+      seen.add(n.uuid);
+      if (n.atom) path.push(n.atom);
       n = this.parentOf(n);
     }
     return path.reverse();
@@ -74,12 +77,12 @@ export class RecordGraph {
    * boundary in file order.
    */
   private parentOf(node: GraphNode): GraphNode | null {
-    const r = node.record;
-    if (r.parent) return this.byUuid.get(r.parent) ?? null;
-    if (!r.compactBoundary) return null;
-    const logical = r.logicalParent ? this.byUuid.get(r.logicalParent) : undefined;
+    if (node.parent) return this.byUuid.get(node.parent) ?? null;
+    const boundary = node.boundary;
+    if (!boundary) return null;
+    const logical = boundary.logicalParent ? this.byUuid.get(boundary.logicalParent) : undefined;
     if (logical) return logical;
-    const tail = r.preservedTail ? this.byUuid.get(r.preservedTail) : undefined;
+    const tail = boundary.preservedTail ? this.byUuid.get(boundary.preservedTail) : undefined;
     if (tail) return tail;
     return this.lastMessageBefore(node);
   }
@@ -87,7 +90,7 @@ export class RecordGraph {
   private lastMessageBefore(node: GraphNode): GraphNode | null {
     const index = this.nodes.indexOf(node);
     for (let i = index - 1; i >= 0; i--) {
-      const atom = this.nodes[i].record.atom;
+      const atom = this.nodes[i].atom;
       if (atom && (atom.type === 'user' || atom.type === 'assistant')) return this.nodes[i];
     }
     return null;

@@ -13,72 +13,77 @@ export interface LinePlace {
   length: number;
 }
 
-interface Common {
-  uuid: string | null;
-  parent: string | null;
-  sidechain: boolean;
-  sessionId: string | null;
-  cwd: string | null;
-  gitBranch: string | null;
+/** A compact_boundary's links back into the history before it. */
+export interface Boundary {
+  logicalParent: string | null;
+  preservedTail: string | null;
 }
 
 /** A line that takes part in the uuid graph. `atom` is set when it is a message on the path. */
-export interface GraphRecord extends Common {
+export interface GraphRecord {
   kind: 'graph';
   uuid: string;
+  parent: string | null;
+  sidechain: boolean;
   recordType: string;
   file: string;
   atom: AtomMeta | null;
-  /** compact_boundary: where the pre-compaction history ends */
-  logicalParent: string | null;
-  preservedTail: string | null;
-  compactBoundary: boolean;
+  boundary: Boundary | null;
+  /** read from prompt and tool-result lines only: they carry them as well as any line */
+  cwd: string | null;
+  gitBranch: string | null;
+  /** read from subagent files only, where it names the parent session */
+  sessionId: string | null;
 }
 
-export interface SummaryRecord extends Common { kind: 'summary'; leafUuid: string; text: string }
-export interface TitleRecord extends Common { kind: 'title'; title: string; custom: boolean }
+export interface SummaryRecord { kind: 'summary'; leafUuid: string; text: string }
+export interface TitleRecord { kind: 'title'; title: string; custom: boolean }
 /** Anything else (file-history-snapshot, queue-operation, unknown types): counted, not lost. */
-export interface OtherRecord extends Common { kind: 'other'; recordType: string }
+export interface OtherRecord { kind: 'other'; recordType: string; sidechain: boolean; uuid: null; parent: null }
 
 export type TranscriptRecord = GraphRecord | SummaryRecord | TitleRecord | OtherRecord;
 
 const ATOM_TYPES = new Set<string>(['user', 'assistant', 'system', 'result']);
 
-export function readRecord(raw: unknown, place: LinePlace): TranscriptRecord | string {
+// Property reads on parsed records of many shapes are slow (megamorphic), and this runs once
+// per line of every transcript: each read below is one the index needs for that record type.
+export function readRecord(raw: unknown, place: LinePlace & { role: 'main' | 'subagent' }): TranscriptRecord | string {
   const r = obj(raw);
   if (!r) return 'line is JSON but not an object';
   const type = str(r.type);
   if (!type) return 'record has no "type"';
-  const common: Common = {
-    uuid: str(r.uuid),
+  const uuid = str(r.uuid);
+  if (!uuid) {
+    if (type === 'summary') {
+      const leafUuid = str(r.leafUuid);
+      const text = str(r.summary);
+      if (leafUuid && text) return { kind: 'summary', leafUuid, text };
+    } else if (type === 'custom-title' || type === 'ai-title') {
+      const title = str(r.customTitle) ?? str(r.aiTitle) ?? str(r.title);
+      if (title) return { kind: 'title', title, custom: type === 'custom-title' };
+    }
+    return { kind: 'other', recordType: type, sidechain: false, uuid: null, parent: null };
+  }
+  const isUser = type === 'user';
+  const isBoundary = type === 'system' && r.subtype === 'compact_boundary';
+  return {
+    kind: 'graph',
+    uuid,
     parent: str(r.parentUuid),
     sidechain: r.isSidechain === true,
-    sessionId: str(r.sessionId),
-    cwd: str(r.cwd),
-    gitBranch: str(r.gitBranch),
-  };
-  if (type === 'summary') {
-    const leafUuid = str(r.leafUuid);
-    const text = str(r.summary);
-    return leafUuid && text ? { ...common, kind: 'summary', leafUuid, text } : { ...common, kind: 'other', recordType: type };
-  }
-  if (type === 'custom-title' || type === 'ai-title') {
-    const title = str(r.customTitle) ?? str(r.aiTitle) ?? str(r.title);
-    if (title) return { ...common, kind: 'title', title, custom: type === 'custom-title' };
-  }
-  if (!common.uuid) return { ...common, kind: 'other', recordType: type };
-  const metadata = obj(r.compactMetadata);
-  return {
-    ...common,
-    kind: 'graph',
-    uuid: common.uuid,
     recordType: type,
     file: place.file,
-    atom: readAtom(r, type, common.uuid, place),
-    logicalParent: str(r.logicalParentUuid),
-    preservedTail: str(obj(metadata?.preservedSegment)?.tailUuid),
-    compactBoundary: type === 'system' && r.subtype === 'compact_boundary',
+    atom: readAtom(r, type, uuid, place),
+    boundary: isBoundary ? readBoundary(r) : null,
+    cwd: isUser ? str(r.cwd) : null,
+    gitBranch: isUser ? str(r.gitBranch) : null,
+    sessionId: place.role === 'subagent' ? str(r.sessionId) : null,
   };
+}
+
+function readBoundary(r: Json): Boundary {
+  const metadata = obj(r.compactMetadata);
+  return { logicalParent: str(r.logicalParentUuid), preservedTail: str(obj(metadata?.preservedSegment)?.tailUuid) };
 }
 
 function readAtom(r: Json, type: string, uuid: string, place: LinePlace): AtomMeta | null {

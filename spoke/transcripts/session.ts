@@ -62,7 +62,7 @@ export class TranscriptSession {
     // without walking the graph again.
     const above = this.graph.atomAbove(node);
     const leaf = this.path[this.path.length - 1];
-    if ((leaf && above?.record.uuid === leaf.uuid) || (!leaf && !above && !record.compactBoundary && !record.parent)) {
+    if ((leaf && above?.uuid === leaf.uuid) || (!leaf && !above && !record.boundary && !record.parent)) {
       atom.sequence = this.path.length + 1;
       this.path.push(atom);
     } else {

@@ -1,0 +1,111 @@
+// Keeps a few demo sessions going at a human pace, so a fresh dashboard has something live
+// to show: whole turns, appended one line at a time.
+
+import { appendFile } from 'node:fs/promises';
+import { Rng } from './random';
+import { CLAUDE_CODE_VERSION, type TranscriptRecord } from './records';
+import { playTurn } from './sessions';
+import { followUps } from './story/follow-ups';
+import { projectAt } from './story/projects';
+import type { DemoProject } from './story/types';
+import { Transcript } from './transcript';
+import type { DemoSession, DemoTree } from './tree';
+
+export interface LiveAppends {
+  /** Stops appending; resolves once a write in flight has finished. */
+  stop(): Promise<void>;
+}
+
+/** One session being continued: the records of its current turn still to be written. */
+interface Feed {
+  session: DemoSession;
+  project: DemoProject;
+  pending: TranscriptRecord[];
+  /** the uuid the next generated turn chains to */
+  leaf: string;
+  nextFollowUp: number;
+  promptWrittenAt: number;
+  restingUntil: number;
+}
+
+export function startLiveAppends(tree: DemoTree, opts: { intervalMs?: number; seed?: number } = {}): LiveAppends {
+  const intervalMs = opts.intervalMs ?? 1_500;
+  const rng = new Rng(opts.seed ?? 7);
+  const feeds: Feed[] = tree.sessions.flatMap((session) => {
+    const project = projectAt(session.cwd);
+    if (!session.live || project === undefined) return [];
+    const feed: Feed = {
+      session,
+      project,
+      pending: [],
+      leaf: session.lastUuid,
+      nextFollowUp: rng.int(0, followUps.length - 1),
+      promptWrittenAt: 0,
+      restingUntil: 0,
+    };
+    return [feed];
+  });
+
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> = Promise.resolve();
+
+  const appendNext = async (): Promise<void> => {
+    const now = Date.now();
+    const ready = feeds.filter((feed) => feed.restingUntil <= now);
+    if (ready.length === 0) return;
+    const feed = rng.pick(ready);
+    if (feed.pending.length === 0) queueTurn(feed, rng, now);
+    const record = stamp(feed, feed.pending.shift()!, now);
+    try {
+      await appendFile(feed.session.file, `${JSON.stringify(record)}\n`);
+      if (record.uuid !== undefined) feed.session.lastUuid = record.uuid;
+    } catch {
+      // The tree may have been removed under us (tests, a user clearing a temp dir): keep quiet.
+    }
+    if (record['subtype'] === 'turn_duration') feed.restingUntil = now + intervalMs * rng.int(3, 8);
+  };
+
+  const schedule = (): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      inFlight = appendNext()
+        .catch(() => undefined)
+        .finally(schedule);
+    }, intervalMs * (0.5 + rng.next()));
+    timer.unref();
+  };
+  schedule();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await inFlight;
+    },
+  };
+}
+
+function queueTurn(feed: Feed, rng: Rng, now: number): void {
+  const { session, project } = feed;
+  const { sessionId, cwd, gitBranch } = session;
+  const ctx = { sessionId, cwd, gitBranch, version: CLAUDE_CODE_VERSION };
+  const t = new Transcript(ctx, rng, project.model, { startMs: now, leaf: feed.leaf });
+  const script = followUps[feed.nextFollowUp % followUps.length]!;
+  feed.nextFollowUp += 1;
+  playTurn(t, script(project.facts));
+  feed.pending = t.records;
+  feed.leaf = t.leaf!;
+}
+
+/** Dates a queued record to the moment it is written, so the live session reads in real time. */
+function stamp(feed: Feed, record: TranscriptRecord, now: number): TranscriptRecord {
+  const timestamp = new Date(now).toISOString();
+  if (record.type === 'file-history-snapshot') {
+    return { ...record, snapshot: { ...(record['snapshot'] as object), timestamp } };
+  }
+  const isPrompt = record.type === 'user' && typeof (record['message'] as { content?: unknown }).content === 'string';
+  if (isPrompt) feed.promptWrittenAt = now;
+  if (record['subtype'] === 'turn_duration') return { ...record, timestamp, durationMs: now - feed.promptWrittenAt };
+  return { ...record, timestamp };
+}
