@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { LocalSource } from '../spoke/source';
 import type { IndexingProgress } from '../spoke/model/types';
 import { createHttpServer } from './http';
@@ -15,6 +16,8 @@ export interface KernelOptions {
   port: number;
   bindHost?: string;
   hostName?: string;
+  /** sessions kept awake (graph in memory) beyond those being streamed */
+  awakeLimit?: number;
   log?: (message: string) => void;
   onProgress?: (progress: IndexingProgress) => void;
 }
@@ -31,7 +34,13 @@ export interface Kernel {
 export async function startKernel(options: KernelOptions): Promise<Kernel> {
   const log = options.log ?? (() => {});
   const bindHost = options.bindHost ?? '127.0.0.1';
-  const source = new LocalSource({ projectsRoot: options.projectsRoot, host: options.hostName, log });
+  const source = new LocalSource({
+    projectsRoot: options.projectsRoot,
+    host: options.hostName,
+    cacheFile: join(options.stateDir, 'index-cache.json'),
+    awakeLimit: options.awakeLimit,
+    log,
+  });
   const yoga = createLoomYoga(source, log);
   const server = createHttpServer(source, yoga);
   const wss = attachWebSocket(server, yoga);

@@ -16,8 +16,12 @@ type ChangeKind = SessionChange['kind'];
 
 export interface LocalSourceOptions {
   projectsRoot: string;
+  /** where to keep the index cache that makes restarts fast; none when absent */
+  cacheFile?: string;
   /** this kernel's host name; default the machine's short hostname */
   host?: string;
+  /** how many sessions stay awake (graph in memory) beyond those being streamed */
+  awakeLimit?: number;
   log?: (message: string) => void;
 }
 
@@ -34,10 +38,11 @@ export class LocalSource implements Source {
   constructor(readonly options: LocalSourceOptions) {
     this.host = { name: options.host ?? defaultHostName(), local: true };
     this.log = options.log ?? (() => {});
-    this.catalog = new SessionCatalog(this.host.name);
+    this.catalog = new SessionCatalog(this.host.name, options.awakeLimit);
     this.tracker = new TranscriptTracker(options.projectsRoot, this.catalog, {
+      cacheFile: options.cacheFile,
       changed: (keys) => this.changed(keys),
-      error: (path, err) => this.log(`error reading ${path}: ${err.message}`),
+      log: this.log,
     });
   }
 
@@ -78,12 +83,12 @@ export class LocalSource implements Source {
     return session ? this.catalog.summary(session) : null;
   }
 
-  turns(host: string, key: string): Turn[] {
-    return this.require(host, key).turns();
+  async turns(host: string, key: string): Promise<Turn[]> {
+    return (await this.awake(host, key)).turns();
   }
 
   async content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]> {
-    const session = this.require(host, key);
+    const session = await this.awake(host, key);
     return (await this.load(session, atoms)).map((a) => a.content);
   }
 
@@ -115,19 +120,36 @@ export class LocalSource implements Source {
 
   sessionStream(request: StreamRequest): AsyncIterableIterator<StreamFrame> {
     const session = this.require(request.host, request.key);
+    // Listen and pin first: nothing appended from here on can be missed, and the session
+    // stays awake for as long as it is streamed.
     const listener = (changes: Map<string, ChangeKind>) => {
       if (changes.has(session.key)) pulse.notify();
     };
-    const pulse = new Pulse(() => this.listeners.delete(listener));
+    const unpin = this.catalog.pin(session.key);
+    const pulse = new Pulse(() => {
+      this.listeners.delete(listener);
+      unpin();
+    });
     this.listeners.add(listener);
-    const frames = streamSession(session, request, pulse, (atoms) => this.load(session, atoms));
-    // Closing the stream early (the client unsubscribed) must release the listener too.
-    const close = frames.return.bind(frames);
-    frames.return = (value) => {
+    const load = (atoms: AtomMeta[]) => this.load(session, atoms);
+    const wake = () => this.tracker.wake(session.key);
+    async function* frames(): AsyncGenerator<StreamFrame> {
+      try {
+        await wake();
+        yield* streamSession(session, request, pulse, load);
+      } finally {
+        pulse.close();
+      }
+    }
+    const stream = frames();
+    // Closing the stream early (the client unsubscribed) must release the listener too, even
+    // while the generator waits for the next change.
+    const close = stream.return.bind(stream);
+    stream.return = (value) => {
       pulse.close();
       return close(value);
     };
-    return frames;
+    return stream;
   }
 
   /** Loads atoms' content and names each tool result after the call it answers. */
@@ -160,6 +182,17 @@ export class LocalSource implements Source {
     if (host !== this.host.name) return null;
     const session = this.catalog.get(key);
     return session && this.catalog.isVisible(key) ? session : null;
+  }
+
+  /** The session, awake; callers read it before their next await, so it cannot fall asleep meanwhile. */
+  private async awake(host: string, key: string): Promise<TranscriptSession> {
+    const session = this.require(host, key);
+    // Another file's read may put it back to sleep between waking and here: try again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.tracker.wake(key);
+      if (!session.sleeping) return session;
+    }
+    throw new Error(`session ${host}:${key} could not be kept awake`);
   }
 
   private require(host: string, key: string): TranscriptSession {

@@ -6,6 +6,7 @@ const IndexingRef = builder.objectRef<IndexingProgress>('Indexing').implement({
   description: 'Progress of the first read of every transcript.',
   fields: (t) => ({
     filesDone: t.exposeInt('filesDone'),
+    filesFromCache: t.exposeInt('filesFromCache', { description: 'files unchanged since the last run, taken from the index cache without reading' }),
     filesTotal: t.exposeInt('filesTotal'),
     bytesDone: t.exposeFloat('bytesDone'),
     bytesTotal: t.exposeFloat('bytesTotal'),

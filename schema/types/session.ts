@@ -53,9 +53,9 @@ SessionRef.implement({
     turns: t.field({
       type: [TurnRef],
       args: { last: t.arg.int({ description: 'only the newest N turns' }) },
-      resolve: (s, { last }, { source }) => {
+      resolve: async (s, { last }, { source }) => {
         if (last != null && last < 0) throw new GraphQLError('"last" must be 0 or more', { extensions: { code: 'BAD_USER_INPUT' } });
-        const turns = source.turns(s.host, s.key);
+        const turns = await source.turns(s.host, s.key);
         return (last != null ? turns.slice(Math.max(0, turns.length - last)) : turns).map((turn) => ({ host: s.host, key: s.key, turn }));
       },
     }),

@@ -55,7 +55,7 @@ export interface Source {
   hosts(): HostInfo[];
   sessions(filter: SessionFilter, first: number, after: string | null): SessionPage;
   session(host: string, key: string): SessionSummary | null;
-  turns(host: string, key: string): Turn[];
+  turns(host: string, key: string): Promise<Turn[]>;
   /** content for atoms this source returned, in the same order */
   content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]>;
   sessionsChanged(): AsyncIterableIterator<SessionChange>;

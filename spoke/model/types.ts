@@ -119,6 +119,8 @@ export interface HostInfo {
 
 export interface IndexingProgress {
   filesDone: number;
+  /** files the index cache vouched for, unchanged since the last run: not read at all */
+  filesFromCache: number;
   filesTotal: number;
   bytesDone: number;
   bytesTotal: number;

@@ -1,4 +1,5 @@
 import type { SessionSummary } from '../model/types';
+import type { CachedSession, IndexCache } from './index-cache';
 import { readRecord, type GraphRecord, type OtherRecord, type TranscriptRecord } from './record';
 import type { TranscriptPlace } from './paths';
 import { TranscriptSession } from './session';
@@ -8,6 +9,12 @@ import type { Line } from './tail';
 // Claude Code spreads one session over files: subagents in their own files (beside the session
 // or under `<session>/subagents/`) or inline as `isSidechain` lines of the main file (1.0.x),
 // and `summary` lines that name a session from another file of the same project.
+//
+// Only the sessions in use stay awake (graph in memory): the least recently used beyond the
+// awake limit fall asleep, keeping their facts. Sessions being streamed are pinned awake.
+
+/** sessions kept awake beyond the pinned ones, by default */
+export const AWAKE_LIMIT = 64;
 
 export class SessionCatalog {
   private readonly sessions = new Map<string, TranscriptSession>();
@@ -19,8 +26,14 @@ export class SessionCatalog {
   private readonly names = new Map<string, { stamp: string; name: string }>();
   private summaryVersion = 0;
   private readonly dirty = new Set<string>();
+  /** awake sessions, least recently used first */
+  private readonly awake = new Set<string>();
+  private readonly pins = new Map<string, number>();
 
-  constructor(readonly host: string) {}
+  constructor(
+    readonly host: string,
+    private readonly awakeLimit = AWAKE_LIMIT,
+  ) {}
 
   get(key: string): TranscriptSession | undefined {
     return this.sessions.get(key);
@@ -66,7 +79,8 @@ export class SessionCatalog {
     }
     const target = record.kind !== 'title' && record.sidechain && place.role === 'main' ? this.inlineSubagent(session, path, record) : session;
     if (!target) return;
-    this.dirty.add(target.key);
+    if (!target.waking) this.dirty.add(target.key);
+    this.use(target);
     if (record.kind === 'title') target.addTitle(record);
     else if (record.kind === 'other') target.countRecord(record.recordType);
     else {
@@ -80,20 +94,20 @@ export class SessionCatalog {
   }
 
   summary(session: TranscriptSession): SessionSummary {
-    const path = session.activePath();
+    const facts = session.sleeping ?? this.awakeFacts(session);
     return {
       host: this.host,
       key: session.key,
-      name: this.nameOf(session),
+      name: facts.name,
       dir: session.cwd ?? '',
       project: session.project,
       gitBranch: session.gitBranch,
       models: [...session.models],
-      startedAt: path[0]?.t ?? 0,
+      startedAt: facts.startedAt,
       updatedAt: session.updatedAt,
       files: [...session.files.values()].map((f) => ({ ...f })),
-      turnCount: session.turns().length,
-      atomCount: path.length,
+      turnCount: facts.turnCount,
+      atomCount: facts.atomCount,
       parentKey: session.parentKey,
       subagentKeys: [...(this.children.get(session.key) ?? [])].filter((k) => this.isVisible(k)),
       parseErrors: [...session.parseErrors],
@@ -105,7 +119,70 @@ export class SessionCatalog {
   /** A session with no atom (a 0-byte file, summaries only) is not shown. */
   isVisible(key: string): boolean {
     const session = this.sessions.get(key);
-    return !!session && session.activePath().length > 0;
+    return !!session && session.atomCount() > 0;
+  }
+
+  /** Every session whose lines are in these files, and the files of those sessions, transitively. */
+  groupOf(paths: Iterable<string>): { sessions: TranscriptSession[]; files: Set<string> } {
+    const files = new Set(paths);
+    const group = new Set<TranscriptSession>();
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const session of this.sessions.values()) {
+        if (group.has(session) || ![...session.files.keys()].some((f) => files.has(f))) continue;
+        group.add(session);
+        for (const f of session.files.keys()) files.add(f);
+        grew = true;
+      }
+    }
+    return { sessions: [...group], files };
+  }
+
+  /** Before the files of a group are read again to wake it: the same lines will rebuild it. */
+  beginWaking(group: TranscriptSession[], files: Set<string>): void {
+    for (const f of files) this.sidechains.delete(f);
+    for (const session of group) session.beginWaking();
+  }
+
+  endWaking(group: TranscriptSession[]): void {
+    for (const session of group) {
+      session.endWaking();
+      this.use(session);
+    }
+  }
+
+  /** Keeps a session awake while something streams it. */
+  pin(key: string): () => void {
+    this.pins.set(key, (this.pins.get(key) ?? 0) + 1);
+    return () => {
+      const n = (this.pins.get(key) ?? 1) - 1;
+      if (n > 0) this.pins.set(key, n);
+      else this.pins.delete(key);
+    };
+  }
+
+  /**
+   * Puts the least recently used sessions to sleep until the awake limit is met; `keep` (just
+   * woken for a caller that has yet to read them) stay awake this time.
+   */
+  trim(keep: TranscriptSession[] = []): void {
+    let excess = this.awake.size - this.awakeLimit;
+    for (const key of this.awake) {
+      if (excess <= 0) return;
+      const session = this.sessions.get(key);
+      if (!session || session.waking || this.pins.has(key) || keep.includes(session)) continue;
+      session.sleep(this.nameOf(session));
+      if (!session.parentKey) for (const f of session.files.keys()) this.sidechains.delete(f);
+      this.awake.delete(key);
+      excess--;
+    }
+  }
+
+  /** Marks a session as just used (awake sessions only). */
+  use(session: TranscriptSession): void {
+    if (session.sleeping && !session.waking) return;
+    this.awake.delete(session.key);
+    this.awake.add(session.key);
   }
 
   private ensure(key: string, project: string): TranscriptSession {
@@ -139,11 +216,79 @@ export class SessionCatalog {
     return child;
   }
 
+  /** Everything the index cache keeps of the sessions. */
+  snapshot(): Pick<IndexCache, 'sessions' | 'summaries'> {
+    const sessions: CachedSession[] = [];
+    for (const s of this.sessions.values()) {
+      if (s.waking) continue;
+      sessions.push({
+        key: s.key,
+        project: s.project,
+        parentKey: s.parentKey,
+        cwd: s.cwd,
+        gitBranch: s.gitBranch,
+        customTitle: s.customTitle,
+        aiTitle: s.aiTitle,
+        generation: s.generation,
+        epoch: s.epoch,
+        updatedAt: s.updatedAt,
+        models: [...s.models],
+        recordTypes: Object.fromEntries(s.recordTypes),
+        parseErrors: s.parseErrors,
+        files: [...s.files.values()],
+        facts: s.sleeping ?? this.awakeFacts(s),
+      });
+    }
+    const summaries = Object.fromEntries([...this.summaries].map(([project, map]) => [project, [...map]]));
+    return { sessions, summaries };
+  }
+
+  /** Brings back sessions from the index cache, asleep. */
+  restore(cache: Pick<IndexCache, 'sessions' | 'summaries'>): void {
+    for (const [project, pairs] of Object.entries(cache.summaries)) this.summaries.set(project, new Map(pairs));
+    for (const c of cache.sessions) {
+      const s = this.ensure(c.key, c.project);
+      Object.assign(s, {
+        cwd: c.cwd,
+        gitBranch: c.gitBranch,
+        customTitle: c.customTitle,
+        aiTitle: c.aiTitle,
+        generation: c.generation,
+        epoch: c.epoch,
+        updatedAt: c.updatedAt,
+        models: new Set(c.models),
+        recordTypes: new Map(Object.entries(c.recordTypes)),
+        parseErrors: c.parseErrors,
+        sleeping: c.facts,
+      });
+      for (const f of c.files) s.files.set(f.path, f);
+      if (c.parentKey) this.link(s, c.parentKey);
+    }
+    this.dirty.clear();
+  }
+
+  /** A file is gone: sessions that lived only in it go too. */
+  forgetFile(path: string): void {
+    for (const [key, s] of this.sessions) {
+      if (!s.files.delete(path) || s.files.size > 0) continue;
+      this.sessions.delete(key);
+      this.awake.delete(key);
+      if (s.parentKey) this.children.get(s.parentKey)?.delete(key);
+      this.dirty.add(key);
+    }
+  }
+
+  private awakeFacts(session: TranscriptSession) {
+    const path = session.activePath();
+    return { name: this.nameOf(session), startedAt: path[0]?.t ?? 0, turnCount: session.turns().length, atomCount: path.length };
+  }
+
   /**
    * A session's name: a title record (custom, then AI); else the newest summary of its project
    * whose leaf is on its path; else its first human prompt's first line.
    */
   private nameOf(session: TranscriptSession): string {
+    if (session.sleeping) return session.sleeping.name;
     const stamp = `${session.version}:${this.summaryVersion}`;
     const cached = this.names.get(session.key);
     if (cached?.stamp === stamp) return cached.name;

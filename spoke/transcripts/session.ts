@@ -5,15 +5,26 @@ import { buildTurns } from './turns';
 
 // One session as rebuilt from its transcript file(s): the graph of its lines, its active path
 // (numbered atoms), and the header facts lists show. Turns are derived on demand and cached.
+//
+// A session is either awake (graph in memory) or asleep (only its facts): memory holds the
+// graphs of the sessions in use, not of every session on the machine. Waking one means reading
+// its files again up to where the index had read them (the tracker does that).
 
 const MAX_PARSE_ERRORS = 200;
 
+/** What a sleeping session still knows: enough for lists, headers and a warm restart. */
+export interface SleepFacts {
+  atomCount: number;
+  turnCount: number;
+  startedAt: number;
+  name: string;
+}
+
 export class TranscriptSession {
-  readonly graph = new RecordGraph();
   readonly files = new Map<string, TranscriptFile>();
-  readonly parseErrors: ParseError[] = [];
-  readonly recordTypes = new Map<string, number>();
-  readonly models = new Set<string>();
+  parseErrors: ParseError[] = [];
+  recordTypes = new Map<string, number>();
+  models = new Set<string>();
   parentKey: string | null = null;
   cwd: string | null = null;
   gitBranch: string | null = null;
@@ -26,7 +37,12 @@ export class TranscriptSession {
   /** bumps on every change, for caches */
   version = 0;
   updatedAt = 0;
+  /** set while asleep */
+  sleeping: SleepFacts | null = null;
+  /** set while its files are being read again to wake it */
+  waking = false;
 
+  private graph = new RecordGraph();
   private path: AtomMeta[] = [];
   private pathStale = false;
   private turnCache: { version: number; turns: Turn[] } | null = null;
@@ -41,7 +57,7 @@ export class TranscriptSession {
     let file = this.files.get(path);
     if (!file) {
       file = { path, fsid, role, bytes: 0, lines: 0, rereads: 0 };
-      if (this.files.size > 0 && this.path.length > 0) this.epoch++;
+      if (this.files.size > 0 && this.atomCount() > 0) this.epoch++;
       this.files.set(path, file);
       this.version++;
     }
@@ -94,13 +110,18 @@ export class TranscriptSession {
       file.bytes = 0;
       file.lines = 0;
     }
-    for (let i = this.parseErrors.length - 1; i >= 0; i--) if (this.parseErrors[i].file === path) this.parseErrors.splice(i, 1);
+    this.parseErrors = this.parseErrors.filter((e) => e.file !== path);
     this.pathStale = true;
     this.version++;
   }
 
-  /** The active path, numbered 1…N. */
+  atomCount(): number {
+    return this.sleeping ? this.sleeping.atomCount : this.activePath().length;
+  }
+
+  /** The active path, numbered 1…N. Only an awake session has one. */
   activePath(): AtomMeta[] {
+    if (this.sleeping) throw new Error(`session ${this.key} is asleep: wake it before reading its path`);
     if (this.pathStale) this.rewalk();
     return this.path;
   }
@@ -120,6 +141,33 @@ export class TranscriptSession {
       this.toolCache = { version: this.version, names };
     }
     return this.toolCache.names;
+  }
+
+  /** Drops the graph, keeping the facts lists need. */
+  sleep(name: string): void {
+    if (this.sleeping) return;
+    const path = this.activePath();
+    this.sleeping = { atomCount: path.length, turnCount: this.turns().length, startedAt: path[0]?.t ?? 0, name };
+    this.graph = new RecordGraph();
+    this.path = [];
+    this.turnCache = null;
+    this.toolCache = null;
+  }
+
+  /** Starts reading the files again from scratch; the same lines rebuild the same state. */
+  beginWaking(): void {
+    this.waking = true;
+    this.graph = new RecordGraph();
+    this.path = [];
+    this.pathStale = false;
+    this.parseErrors = [];
+    this.recordTypes = new Map();
+    this.models = new Set();
+  }
+
+  endWaking(): void {
+    this.waking = false;
+    this.sleeping = null;
   }
 
   private rewalk(): void {

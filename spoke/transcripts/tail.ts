@@ -12,6 +12,12 @@ export interface Line {
   length: number;
 }
 
+export interface TailState {
+  offset: number;
+  lines: number;
+  ino: number;
+}
+
 export type ReadOutcome = 'appended' | 'unchanged' | 'truncated' | 'replaced' | 'missing';
 
 export interface LineSink {
@@ -34,8 +40,22 @@ export class FileTail {
 
   constructor(readonly path: string) {}
 
-  /** Reads everything new, handing each complete line to the sink, in order. */
-  async read(sink: LineSink): Promise<ReadOutcome> {
+  /** Where this file was left last time (from the index cache): reading goes on from there. */
+  resume(state: TailState): void {
+    this.offset = state.offset;
+    this.lines = state.lines;
+    this.ino = state.ino;
+  }
+
+  state(): TailState | null {
+    return this.ino === null ? null : { offset: this.offset, lines: this.lines, ino: this.ino };
+  }
+
+  /**
+   * Reads everything new, handing each complete line to the sink, in order. With `limit`, stops
+   * at that byte offset (a line boundary the file was read to before).
+   */
+  async read(sink: LineSink, limit = Infinity): Promise<ReadOutcome> {
     let handle;
     try {
       handle = await open(this.path, 'r');
@@ -54,7 +74,7 @@ export class FileTail {
       }
       this.ino = stat.ino;
       const before = this.offset + this.carryBytes;
-      await this.consume(handle, stat.size, sink);
+      await this.consume(handle, Math.min(stat.size, limit), sink, limit);
       return outcome === 'appended' && this.offset + this.carryBytes === before ? 'unchanged' : outcome;
     } finally {
       await handle.close();
@@ -68,13 +88,12 @@ export class FileTail {
     this.carryBytes = 0;
   }
 
-  private async consume(handle: FileHandle, size: number, sink: LineSink) {
+  private async consume(handle: FileHandle, size: number, sink: LineSink, limit: number) {
     let position = this.offset + this.carryBytes;
     // Small appends get a small buffer; the file may still grow while we read, so never zero.
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - position, MIN_CHUNK)));
-    const chunk = buffer.length;
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, chunk, position);
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, limit - position), position);
       if (bytesRead === 0) return;
       position += bytesRead;
       this.split(buffer, bytesRead, sink);

@@ -3,15 +3,22 @@ import { join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { IndexingProgress } from '../model/types';
 import type { FileIngest, SessionCatalog } from './catalog';
+import { loadIndexCache, saveIndexCache } from './index-cache';
 import { placeOf, type TranscriptPlace } from './paths';
+import type { TranscriptSession } from './session';
 import { FileTail } from './tail';
 
 // Finds every transcript under the projects root, reads each once, then follows them as they
 // grow. chokidar passes at most one change per file per ~50 ms and drops the rest, so every
 // event reads to the end of the file and a trailing re-read runs shortly after the last one:
 // no line of a burst is left unread, and offsets make a second read of the same bytes a no-op.
+//
+// With an index cache, a restart reads only what changed: files come back at the offset they
+// were read to and their sessions come back asleep; any file that grew wakes its sessions
+// (read again up to that offset) before its new lines are read.
 
 const TRAILING_RECHECK_MS = 80;
+const CACHE_SAVE_DELAY_MS = 30_000;
 
 interface TrackedFile {
   path: string;
@@ -23,23 +30,26 @@ interface TrackedFile {
   timer: NodeJS.Timeout | null;
 }
 
-export interface TrackerEvents {
+export interface TrackerOptions {
+  /** where the index cache lives; no cache without it */
+  cacheFile?: string;
   /** sessions that changed after a read */
   changed(keys: string[]): void;
-  /** something went wrong reading a file; the tracker keeps going */
-  error(path: string, err: Error): void;
+  /** something went wrong; the tracker keeps going */
+  log(message: string): void;
 }
 
 export class TranscriptTracker {
-  readonly progress: IndexingProgress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, done: false };
+  readonly progress: IndexingProgress = { filesDone: 0, filesFromCache: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, done: false };
   private readonly files = new Map<string, TrackedFile>();
   private watcher: FSWatcher | null = null;
   private stopped = false;
+  private saveTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly root: string,
     private readonly catalog: SessionCatalog,
-    private readonly events: TrackerEvents,
+    private readonly options: TrackerOptions,
   ) {}
 
   /** Starts watching, then reads every existing file once. Resolves when the first index is done. */
@@ -50,28 +60,46 @@ export class TranscriptTracker {
     });
     this.watcher.on('add', (path) => this.signal(path));
     this.watcher.on('change', (path) => this.signal(path));
-    this.watcher.on('error', (err) => this.events.error(this.root, err as Error));
+    this.watcher.on('unlink', (path) => this.forget(path));
+    this.watcher.on('error', (err) => this.options.log(`watching ${this.root}: ${(err as Error).message}`));
     await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
 
     const found = await this.discover();
+    const unchanged = this.restoreCache(found);
     this.progress.filesTotal = found.length;
     this.progress.bytesTotal = found.reduce((sum, f) => sum + f.size, 0);
     onProgress?.(this.progress);
-    for (const { path } of found) {
+    for (const { path, size } of found) {
       if (this.stopped) return;
-      await this.pump(path);
+      if (unchanged.has(path)) {
+        this.progress.bytesDone += size;
+        this.progress.filesFromCache++;
+      } else {
+        await this.pump(path);
+      }
       this.progress.filesDone++;
       onProgress?.(this.progress);
     }
     this.progress.done = true;
+    this.saveCache();
     onProgress?.(this.progress);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     for (const file of this.files.values()) if (file.timer) clearTimeout(file.timer);
+    if (this.saveTimer) clearTimeout(this.saveTimer);
     await this.watcher?.close();
     await Promise.all([...this.files.values()].map((f) => f.reading));
+    if (this.progress.done) this.saveCache();
+  }
+
+  /** Makes sure a session is awake (its graph in memory), reading its files again if it slept. */
+  async wake(key: string): Promise<void> {
+    const session = this.catalog.get(key);
+    if (!session) return;
+    if (!session.sleeping) return this.catalog.use(session);
+    await this.pump([...session.files.keys()][0]);
   }
 
   /** Reads a file to its end now, and once more shortly after the last signal. */
@@ -96,6 +124,15 @@ export class TranscriptTracker {
     return file;
   }
 
+  private forget(path: string): void {
+    const file = this.files.get(path);
+    if (!file) return;
+    if (file.timer) clearTimeout(file.timer);
+    this.files.delete(path);
+    this.catalog.forgetFile(path);
+    this.announce();
+  }
+
   /** One reader per file at a time; a signal during a read makes the reader go round again. */
   private pump(path: string): Promise<void> {
     const file = this.track(path);
@@ -118,24 +155,97 @@ export class TranscriptTracker {
   private async readOnce(file: TrackedFile): Promise<void> {
     const initial = !this.progress.done;
     const before = file.tail.offset;
+    let woken: TranscriptSession[] = [];
     try {
+      woken = await this.wakeGroup(file.path);
       file.ingest ??= this.catalog.openFile(file.path, file.place, false);
       await file.tail.read({
-        restart: () => {
+        restart: (outcome) => {
+          this.options.log(`${file.path} was ${outcome}; reading it again from the start`);
           file.ingest = this.catalog.openFile(file.path, file.place, true);
         },
         line: (line) => file.ingest!.line(line),
       });
       file.ingest.progress(file.tail.offset, file.tail.lines);
     } catch (err) {
-      this.events.error(file.path, err as Error);
+      this.options.log(`error reading ${file.path}: ${(err as Error).message}`);
     }
     if (initial) this.progress.bytesDone += Math.max(0, file.tail.offset - before);
-    const changed = this.catalog.takeDirty();
-    if (changed.length > 0) this.events.changed(changed);
+    this.catalog.trim(woken);
+    this.announce();
   }
 
-  private async discover(): Promise<{ path: string; size: number }[]> {
+  private announce(): void {
+    const changed = this.catalog.takeDirty();
+    if (changed.length === 0) return;
+    this.options.changed(changed);
+    if (this.progress.done && !this.saveTimer && this.options.cacheFile) {
+      this.saveTimer = setTimeout(() => {
+        this.saveTimer = null;
+        this.saveCache();
+      }, CACHE_SAVE_DELAY_MS);
+      this.saveTimer.unref();
+    }
+  }
+
+  /**
+   * Before new lines reach a sleeping session, its files are read again up to where the index
+   * had read them, rebuilding its graph; every session sharing those files is rebuilt with it.
+   */
+  private async wakeGroup(path: string): Promise<TranscriptSession[]> {
+    const { sessions, files } = this.catalog.groupOf([path]);
+    if (!sessions.some((s) => s.sleeping)) return [];
+    this.catalog.beginWaking(sessions, files);
+    try {
+      for (const f of files) {
+        const tracked = this.files.get(f);
+        if (!tracked) continue;
+        const ingest = this.catalog.openFile(f, tracked.place, false);
+        await new FileTail(f).read({ restart: () => {}, line: (line) => ingest.line(line) }, tracked.tail.offset);
+      }
+    } finally {
+      this.catalog.endWaking(sessions);
+    }
+    return sessions;
+  }
+
+  /** Takes back what the cache knew; returns the files that have not changed since. */
+  private restoreCache(found: { path: string; size: number; ino: number }[]): Set<string> {
+    const unchanged = new Set<string>();
+    if (!this.options.cacheFile) return unchanged;
+    const cache = loadIndexCache(this.options.cacheFile, this.root, this.options.log);
+    if (!cache) return unchanged;
+    this.catalog.restore(cache);
+    const onDisk = new Map(found.map((f) => [f.path, f]));
+    for (const state of cache.files) {
+      const file = this.track(state.path);
+      const now = onDisk.get(state.path);
+      if (!file || !now) {
+        this.catalog.forgetFile(state.path);
+        continue;
+      }
+      file.tail.resume(state);
+      file.ingest = this.catalog.openFile(state.path, file.place, false);
+      if (now.ino === state.ino && now.size === state.offset) unchanged.add(state.path);
+    }
+    this.catalog.takeDirty();
+    return unchanged;
+  }
+
+  private saveCache(): void {
+    if (!this.options.cacheFile) return;
+    try {
+      const files = [...this.files.values()].flatMap((f) => {
+        const state = f.reading ? null : f.tail.state();
+        return state ? [{ path: f.path, ...state }] : [];
+      });
+      saveIndexCache(this.options.cacheFile, { root: this.root, files, ...this.catalog.snapshot() });
+    } catch (err) {
+      this.options.log(`could not save the index cache ${this.options.cacheFile}: ${(err as Error).message}`);
+    }
+  }
+
+  private async discover(): Promise<{ path: string; size: number; ino: number }[]> {
     let entries;
     try {
       entries = await readdir(this.root, { recursive: true, withFileTypes: true });
@@ -143,13 +253,13 @@ export class TranscriptTracker {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;
     }
-    const found: { path: string; size: number }[] = [];
+    const found: { path: string; size: number; ino: number }[] = [];
     for (const entry of entries) {
       if (!entry.isFile() || !entry.name.endsWith('.jsonl')) continue;
       const path = join(entry.parentPath, entry.name);
       if (!placeOf(this.root, path)) continue;
       const info = await stat(path).catch(() => null);
-      if (info) found.push({ path, size: info.size });
+      if (info) found.push({ path, size: info.size, ino: info.ino });
     }
     return found;
   }

@@ -16,11 +16,25 @@ export interface TestKernel extends Kernel {
   ws(): Client;
 }
 
+export interface TestKernelOptions {
+  hostName?: string;
+  awakeLimit?: number;
+  /** reuse a state dir (it is then left in place on close) */
+  stateDir?: string;
+}
+
 /** Starts a real kernel on a free loopback port over the given projects dir, and waits for its first index. */
-export async function startTestKernel(projectsRoot: string, hostName = 'test'): Promise<TestKernel> {
-  const stateDir = mkdtempSync(join(tmpdir(), 'loom-state-'));
+export async function startTestKernel(projectsRoot: string, options: TestKernelOptions = {}): Promise<TestKernel> {
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'loom-state-'));
   const logs: string[] = [];
-  const kernel = await startKernel({ projectsRoot, stateDir, port: 0, hostName, log: (m) => logs.push(m) });
+  const kernel = await startKernel({
+    projectsRoot,
+    stateDir,
+    port: 0,
+    hostName: options.hostName ?? 'test',
+    awakeLimit: options.awakeLimit,
+    log: (m) => logs.push(m),
+  });
   await kernel.indexed;
   const clients: Client[] = [];
   return {
@@ -43,7 +57,7 @@ export async function startTestKernel(projectsRoot: string, hostName = 'test'): 
     async close() {
       await Promise.all(clients.map((c) => c.dispose()));
       await kernel.close();
-      rmSync(stateDir, { recursive: true, force: true });
+      if (!options.stateDir) rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }

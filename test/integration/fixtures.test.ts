@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
 // The real Claude Code transcripts in ../shared/fixtures, indexed by a real kernel and read back
-// over GraphQL.
+// over GraphQL. Only two sessions stay awake, so most answers come from sessions that fell
+// asleep after indexing and were read again on demand.
 
 let kernel: TestKernel;
 beforeAll(async () => {
-  kernel = await startTestKernel(FIXTURES);
+  kernel = await startTestKernel(FIXTURES, { awakeLimit: 2 });
 });
 afterAll(() => kernel.close());
 

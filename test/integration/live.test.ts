@@ -17,7 +17,7 @@ beforeEach(async () => {
   mkdirSync(join(root, '-home-dev-demo'));
   file = join(root, '-home-dev-demo', 'live.jsonl');
   writeFileSync(file, line(prompt('u0', null, 'start the job')));
-  kernel = await startTestKernel(root);
+  kernel = await startTestKernel(root, { awakeLimit: 1 });
 });
 afterEach(async () => {
   await kernel.close();

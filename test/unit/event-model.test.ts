@@ -24,7 +24,7 @@ async function index(records: unknown[], extraLines: string[] = []) {
   writeFileSync(join(root, '-home-dev-demo', 's1.jsonl'), records.map(line).join('') + extraLines.join(''));
   source = new LocalSource({ projectsRoot: root, host: 'h' });
   await source.start();
-  const turns = source.turns('h', 's1');
+  const turns = await source.turns('h', 's1');
   return { session: source.session('h', 's1')!, turns, uuids: turns.flatMap((t) => t.atoms.map((a) => a.uuid)) };
 }
 
@@ -140,7 +140,7 @@ describe('bad and unknown input', () => {
       { type: 'future-record', uuid: 'f1', parentUuid: 'p1', payload: 1 },
       assistant('a1', 'f1', [{ type: 'hologram', beam: 3 }, say('hi')], 'end_turn'),
     ]);
-    const turns = source!.turns('h', 's1');
+    const turns = await source!.turns('h', 's1');
     expect(turns[0].atoms.map((a) => a.uuid)).toEqual(['p1', 'a1']);
     const [content] = await source!.content('h', 's1', [turns[0].atoms[1]]);
     expect(content).toEqual([{ type: 'opaque', blockType: 'hologram', raw: { type: 'hologram', beam: 3 } }, { type: 'text', text: 'hi' }]);

@@ -1,0 +1,34 @@
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+
+// Files Loom keeps in its state dir are replaced whole and atomically: a crash leaves the old
+// file or the new one, never half of either. A file that cannot be read back is moved aside
+// (never silently replaced), so a person can look at it.
+
+export function writeFileAtomic(path: string, text: string, mode = 0o600): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temp, 'w', mode);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, path);
+}
+
+/** The file's text, or null when it does not exist. */
+export function readFileIfPresent(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/** Moves an unreadable file aside and returns where it went. */
+export function moveAside(path: string): string {
+  const aside = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(path, aside);
+  return aside;
+}

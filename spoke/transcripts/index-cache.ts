@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { moveAside, readFileIfPresent, writeFileAtomic } from '../store/atomic-file';
+import { VERSION } from '../version';
+
+// What the index knew when the kernel last stopped: how far each file was read and the facts of
+// each session. A restart with nothing changed reads this instead of every transcript; a file
+// that grew is read from where it was left, and its sessions wake on demand.
+
+const CACHE_FORMAT = 1;
+
+const TranscriptFile = z.object({
+  path: z.string(),
+  fsid: z.string(),
+  role: z.enum(['main', 'subagent']),
+  bytes: z.number(),
+  lines: z.number(),
+  rereads: z.number(),
+});
+
+const CachedSession = z.object({
+  key: z.string(),
+  project: z.string(),
+  parentKey: z.string().nullable(),
+  cwd: z.string().nullable(),
+  gitBranch: z.string().nullable(),
+  customTitle: z.string().nullable(),
+  aiTitle: z.string().nullable(),
+  generation: z.number(),
+  epoch: z.number(),
+  updatedAt: z.number(),
+  models: z.array(z.string()),
+  recordTypes: z.record(z.string(), z.number()),
+  parseErrors: z.array(z.object({ file: z.string(), line: z.number(), offset: z.number(), reason: z.string() })),
+  files: z.array(TranscriptFile),
+  facts: z.object({ atomCount: z.number(), turnCount: z.number(), startedAt: z.number(), name: z.string() }),
+});
+
+const IndexCache = z.object({
+  format: z.literal(CACHE_FORMAT),
+  loom: z.string(),
+  root: z.string(),
+  files: z.array(z.object({ path: z.string(), offset: z.number(), lines: z.number(), ino: z.number() })),
+  sessions: z.array(CachedSession),
+  /** per project: summary leafUuid → text, in the order they were read */
+  summaries: z.record(z.string(), z.array(z.tuple([z.string(), z.string()]))),
+});
+
+export type IndexCache = z.infer<typeof IndexCache>;
+export type CachedSession = z.infer<typeof CachedSession>;
+
+/**
+ * The cache for this projects root, or null when there is none, it is for another root or
+ * another Loom version (the index format may differ), or it is unreadable (then moved aside).
+ */
+export function loadIndexCache(path: string, root: string, log: (m: string) => void): IndexCache | null {
+  const text = readFileIfPresent(path);
+  if (text === null) return null;
+  let parsed;
+  try {
+    parsed = IndexCache.safeParse(JSON.parse(text));
+  } catch {
+    parsed = null;
+  }
+  if (!parsed?.success) {
+    const aside = moveAside(path);
+    log(`the index cache ${path} could not be read; moved it to ${aside} and indexing from the transcripts`);
+    return null;
+  }
+  if (parsed.data.root !== root || parsed.data.loom !== VERSION) return null;
+  return parsed.data;
+}
+
+export function saveIndexCache(path: string, cache: Omit<IndexCache, 'format' | 'loom'>): void {
+  writeFileAtomic(path, JSON.stringify({ format: CACHE_FORMAT, loom: VERSION, ...cache }));
+}

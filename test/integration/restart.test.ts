@@ -1,0 +1,78 @@
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestKernel, type TestKernel } from '../helpers/kernel';
+import { assistant, line, prompt, say } from '../helpers/records';
+
+// Restarting a kernel on the same state dir: the index cache brings back what was read, and
+// only files that changed are read again.
+
+let root: string;
+let stateDir: string;
+let kernel: TestKernel | null = null;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'loom-restart-'));
+  stateDir = mkdtempSync(join(tmpdir(), 'loom-restart-state-'));
+  mkdirSync(join(root, '-home-dev-demo'));
+  for (const name of ['one', 'two', 'three']) {
+    writeFileSync(
+      join(root, '-home-dev-demo', `${name}.jsonl`),
+      line(prompt(`${name}-p`, null, `task ${name}`)) + line(assistant(`${name}-a`, `${name}-p`, [say(`done ${name}`)], 'end_turn')),
+    );
+  }
+});
+afterEach(async () => {
+  await kernel?.close();
+  kernel = null;
+  rmSync(root, { recursive: true, force: true });
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+const SESSIONS = `{ kernel { indexing { filesDone filesFromCache done } }
+  sessions { nodes { key name atomCount turnCount turns { atoms { uuid sequence content { ... on TextBlock { text } } } } } } }`;
+
+describe('restarting on the same state dir', () => {
+  it('takes unchanged files from the index cache and reads only the file that grew', async () => {
+    kernel = await startTestKernel(root, { stateDir, awakeLimit: 1 });
+    const before = (await kernel.gql(SESSIONS)).data;
+    expect(before.kernel.indexing.filesFromCache).toBe(0);
+    await kernel.close();
+    kernel = null;
+
+    appendFileSync(join(root, '-home-dev-demo', 'two.jsonl'), line(prompt('two-p2', 'two-a', 'and one more thing')));
+    kernel = await startTestKernel(root, { stateDir, awakeLimit: 1 });
+    const after = (await kernel.gql(SESSIONS)).data;
+    expect(after.kernel.indexing).toEqual({ filesDone: 3, filesFromCache: 2, done: true });
+    const byKey = (data: any) => Object.fromEntries(data.sessions.nodes.map((s: any) => [s.key, s]));
+    expect(byKey(after).one).toEqual(byKey(before).one);
+    expect(byKey(after).three).toEqual(byKey(before).three);
+    expect(byKey(after).two.turns.flatMap((t: any) => t.atoms.map((a: any) => [a.uuid, a.sequence]))).toEqual([
+      ['two-p', 1],
+      ['two-a', 2],
+      ['two-p2', 3],
+    ]);
+    expect(byKey(after).two).toMatchObject({ name: 'task two', atomCount: 3, turnCount: 2 });
+  });
+
+  it('moves an unreadable index cache aside, says so, and indexes from the transcripts', async () => {
+    writeFileSync(join(stateDir, 'index-cache.json'), '{"format": 1, "truncat');
+    kernel = await startTestKernel(root, { stateDir });
+    const { data } = await kernel.gql(SESSIONS);
+    expect(data.sessions.nodes).toHaveLength(3);
+    expect(kernel.logs.some((l) => /index cache .* could not be read; moved it to .*corrupt/.test(l))).toBe(true);
+    expect(readdirSync(stateDir).some((f) => f.startsWith('index-cache.json.corrupt-'))).toBe(true);
+  });
+
+  it('forgets a session whose file was deleted while the kernel was stopped', async () => {
+    kernel = await startTestKernel(root, { stateDir });
+    await kernel.close();
+    kernel = null;
+    rmSync(join(root, '-home-dev-demo', 'one.jsonl'));
+    kernel = await startTestKernel(root, { stateDir });
+    const { data } = await kernel.gql(SESSIONS);
+    expect(data.sessions.nodes.map((s: any) => s.key).sort()).toEqual(['three', 'two']);
+    expect(existsSync(join(stateDir, 'index-cache.json'))).toBe(true);
+  });
+});
