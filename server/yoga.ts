@@ -24,8 +24,13 @@ export function createLoomYoga(source: Source, log: (message: string) => void): 
     maskedErrors: {
       maskError: (error, message) => {
         const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-        const known = asClientError(original) ?? (original !== error ? null : asClientError(error));
+        const known = asClientError(original);
         if (known) return known;
+        // A GraphQLError caused by nothing but GraphQL itself is about the request (a variable
+        // of the wrong type, an unknown field): the caller can fix it, so it keeps its message.
+        if (error instanceof GraphQLError && original instanceof GraphQLError) {
+          return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT', ...error.extensions } });
+        }
         log(`internal error: ${(original as Error)?.stack ?? String(original)}`);
         return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
       },

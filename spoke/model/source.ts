@@ -66,3 +66,5 @@ export interface Source {
 export class NotFoundError extends Error {}
 /** A request's arguments are wrong in a way the caller can fix. */
 export class BadInputError extends Error {}
+/** What was asked for exists but cannot be served right now; asking again later may work. */
+export class UnavailableError extends Error {}

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
+import { UnavailableError } from '../model/source';
 import type { Atom, AtomMeta, ContentBlock } from '../model/types';
 
 // Loads atoms' content from the transcript on demand, by the byte range the index kept, and
@@ -58,8 +59,6 @@ function contentOf(line: z.infer<typeof Line>): ContentBlock[] {
   return toBlocks(line.content);
 }
 
-export class TranscriptChangedError extends Error {}
-
 /** Loads the content of atoms, reading each file once per call. Order is kept. */
 export async function loadAtoms(metas: AtomMeta[]): Promise<Atom[]> {
   const out: Atom[] = new Array(metas.length);
@@ -78,7 +77,7 @@ export async function loadAtoms(metas: AtomMeta[]): Promise<Atom[]> {
         const { bytesRead } = await handle.read(buffer, 0, meta.length, meta.offset);
         const line = Line.safeParse(parseOrNull(buffer.toString('utf8', 0, bytesRead)));
         if (!line.success || line.data.uuid !== meta.uuid) {
-          throw new TranscriptChangedError(`${file} changed under the index at byte ${meta.offset}; it is being read again`);
+          throw new UnavailableError(`${file} changed under the index at byte ${meta.offset}; it is being read again, ask again shortly`);
         }
         out[i] = { ...meta, content: contentOf(line.data) };
       }

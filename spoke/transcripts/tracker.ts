@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { watch as watchFile, type FSWatcher as FileWatcher } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
 import type { IndexingProgress } from '../model/types';
 import type { FileIngest, SessionCatalog } from './catalog';
@@ -9,9 +10,11 @@ import type { TranscriptSession } from './session';
 import { FileTail } from './tail';
 
 // Finds every transcript under the projects root, reads each once, then follows them as they
-// grow. chokidar passes at most one change per file per ~50 ms and drops the rest, so every
-// event reads to the end of the file and a trailing re-read runs shortly after the last one:
-// no line of a burst is left unread, and offsets make a second read of the same bytes a no-op.
+// grow. chokidar finds new files; appends are signalled by an fs.watch on each file, because
+// chokidar throttles change events and drops one whose mtime did not move (two writes in one
+// clock tick). Every signal reads to the end of the file and a trailing re-read runs shortly
+// after the last one: no line of a burst is left unread, and offsets make a second read of
+// the same bytes a no-op.
 //
 // With an index cache, a restart reads only what changed: files come back at the offset they
 // were read to and their sessions come back asleep; any file that grew wakes its sessions
@@ -24,6 +27,7 @@ interface TrackedFile {
   path: string;
   place: TranscriptPlace;
   tail: FileTail;
+  watcher: FileWatcher | null;
   ingest: FileIngest | null;
   reading: Promise<void> | null;
   again: boolean;
@@ -90,6 +94,7 @@ export class TranscriptTracker {
     for (const file of this.files.values()) if (file.timer) clearTimeout(file.timer);
     if (this.saveTimer) clearTimeout(this.saveTimer);
     await this.watcher?.close();
+    for (const file of this.files.values()) file.watcher?.close();
     await Promise.all([...this.files.values()].map((f) => f.reading));
     if (this.progress.done) this.saveCache();
   }
@@ -119,15 +124,38 @@ export class TranscriptTracker {
     if (file) return file;
     const place = placeOf(this.root, path);
     if (!place) return null;
-    file = { path, place, tail: new FileTail(path), ingest: null, reading: null, again: false, timer: null };
+    file = { path, place, tail: new FileTail(path), watcher: null, ingest: null, reading: null, again: false, timer: null };
     this.files.set(path, file);
+    if (!this.stopped) this.watchAppends(file);
     return file;
+  }
+
+  /** One fs.watch per file; a rename (the file replaced) watches the new file at the path. */
+  private watchAppends(file: TrackedFile): void {
+    try {
+      file.watcher = watchFile(file.path, { persistent: false }, (event) => {
+        if (event === 'rename') {
+          file.watcher?.close();
+          file.watcher = null;
+          if (this.files.get(file.path) === file && !this.stopped) this.watchAppends(file);
+        }
+        this.signal(file.path);
+      });
+      file.watcher.on('error', () => {
+        file.watcher?.close();
+        file.watcher = null;
+      });
+    } catch {
+      // The file is gone already; chokidar reports it if it comes back.
+      file.watcher = null;
+    }
   }
 
   private forget(path: string): void {
     const file = this.files.get(path);
     if (!file) return;
     if (file.timer) clearTimeout(file.timer);
+    file.watcher?.close();
     this.files.delete(path);
     this.catalog.forgetFile(path);
     this.announce();

@@ -57,6 +57,8 @@ describe('sessions', () => {
     expect(badFirst.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/"first"/) });
     const badCursor = await kernel.gql(`{ sessions(after: "garbage") { totalCount } }`);
     expect(badCursor.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const badVariable = await kernel.gql(`query($n: Int) { sessions(first: $n) { totalCount } }`, { n: 'x' });
+    expect(badVariable.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/\$n/) });
   });
 
   it('returns null for a session on another host or one that does not exist', async () => {

@@ -43,7 +43,8 @@ describe('loom up and loom status', () => {
     const state = tempDir();
     const { url, out, err } = await up(['--projects', FIXTURES, '--state', state]);
     expect(out()).toMatch(/23 sessions from .*claude-projects/);
-    expect(err()).toMatch(/indexed 36 files/);
+    // stderr and stdout are separate pipes: the progress summary may arrive after the URL.
+    await until(() => /indexed 36 files, [\d.]+ MB in [\d.]+ s/.test(err()), `the indexing summary on stderr (got: ${err()})`);
     const res = await fetch(`${url}graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ kernel { sessionCount } }' }) });
     expect((await res.json()).data.kernel.sessionCount).toBe(23);
     const status = JSON.parse((await run(process.execPath, [LOOM, 'status', '--json', '--state', state])).stdout);

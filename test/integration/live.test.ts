@@ -143,7 +143,7 @@ describe('following a growing transcript', () => {
     expect(html).not.toContain('<img');
   });
 
-  it('announces a new session file on sessionsChanged', async () => {
+  it('announces a new session file, and its deletion, on sessionsChanged', async () => {
     const changes: any[] = [];
     const iterator = kernel.ws().iterate({ query: `subscription { sessionsChanged { kind sessionId session { name } } }` });
     const consume = (async () => {
@@ -158,6 +158,8 @@ describe('following a growing transcript', () => {
     const added = changes.find((c) => c.kind === 'ADDED');
     expect(added.sessionId).toMatch(/^test:new\d+$/);
     expect(added.session.name).toMatch(/^new session \d+$/);
+    rmSync(join(root, '-home-dev-demo', `${added.sessionId.slice('test:'.length)}.jsonl`));
+    await until(() => changes.some((c) => c.kind === 'REMOVED' && c.sessionId === added.sessionId), 'a REMOVED change');
     await iterator.return?.();
     await consume;
   });
