@@ -1,6 +1,6 @@
 import type { SessionSummary } from '../model/types';
 import type { CachedSession, IndexCache } from './index-cache';
-import { readRecord, type GraphRecord, type OtherRecord, type TranscriptRecord } from './record';
+import { parseLine, type GraphRecord, type OtherRecord, type TranscriptRecord } from './record';
 import type { TranscriptPlace } from './paths';
 import { TranscriptSession } from './session';
 import type { Line } from './tail';
@@ -332,16 +332,9 @@ export class FileIngest {
   ) {}
 
   line(line: Line): void {
-    if (line.text.trim() === '') return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line.text);
-    } catch (err) {
-      this.error(line, `not JSON: ${(err as Error).message}`);
-      return;
-    }
-    const record = readRecord(raw, { file: this.path, fsid: this.place.fsid, offset: line.offset, length: line.length, role: this.place.role });
-    if (typeof record === 'string') this.error(line, record);
+    const record = parseLine(line, this.path, this.place);
+    if (record === null) return;
+    if (typeof record === 'string') this.error(line.number, line.offset, record);
     else this.catalog.accept(this.session, this.path, this.place, record);
   }
 
@@ -355,8 +348,8 @@ export class FileIngest {
     }
   }
 
-  private error(line: Line, reason: string): void {
-    this.session.addParseError({ file: this.path, line: line.number, offset: line.offset, reason });
+  private error(line: number, offset: number, reason: string): void {
+    this.session.addParseError({ file: this.path, line, offset, reason });
     this.catalog.markDirty(this.session.key);
   }
 }

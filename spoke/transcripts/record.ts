@@ -1,6 +1,8 @@
 import type { AtomMeta, AtomType, Author } from '../model/types';
 import { deriveAuthor, isInterruptLine, promptLine } from './author';
 import { arr, obj, str, time, type Json } from './fields';
+import type { TranscriptPlace } from './paths';
+import type { Line } from './tail';
 
 // One transcript line, reduced to what the index keeps. Content stays on disk (offset/length)
 // and is loaded on demand, so memory grows with the number of lines, not their size.
@@ -11,6 +13,23 @@ export interface LinePlace {
   fsid: string;
   offset: number;
   length: number;
+}
+
+/**
+ * One line of a transcript file: the record it holds, a reason it holds none (not JSON, not a
+ * record), or null for a blank line.
+ */
+export function parseLine(line: Line, file: string, place: Pick<TranscriptPlace, 'fsid' | 'role'>): TranscriptRecord | string | null {
+  const first = line.text.charCodeAt(0);
+  // Only a line that starts with white space can be blank; trimming every line would copy it.
+  if (Number.isNaN(first) || (first <= 32 && line.text.trim() === '')) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line.text);
+  } catch (err) {
+    return `not JSON: ${(err as Error).message}`;
+  }
+  return readRecord(raw, { file, fsid: place.fsid, offset: line.offset, length: line.length, role: place.role });
 }
 
 /** A compact_boundary's links back into the history before it. */
@@ -47,7 +66,7 @@ const ATOM_TYPES = new Set<string>(['user', 'assistant', 'system', 'result']);
 
 // Property reads on parsed records of many shapes are slow (megamorphic), and this runs once
 // per line of every transcript: each read below is one the index needs for that record type.
-export function readRecord(raw: unknown, place: LinePlace & { role: 'main' | 'subagent' }): TranscriptRecord | string {
+function readRecord(raw: unknown, place: LinePlace & { role: 'main' | 'subagent' }): TranscriptRecord | string {
   const r = obj(raw);
   if (!r) return 'line is JSON but not an object';
   const type = str(r.type);
