@@ -29,6 +29,7 @@ export class SessionCatalog {
   /** awake sessions, least recently used first */
   private readonly awake = new Set<string>();
   private readonly pins = new Map<string, number>();
+  private lastUsed: string | null = null;
 
   constructor(
     readonly host: string,
@@ -174,6 +175,7 @@ export class SessionCatalog {
       session.sleep(this.nameOf(session));
       if (!session.parentKey) for (const f of session.files.keys()) this.sidechains.delete(f);
       this.awake.delete(key);
+      if (this.lastUsed === key) this.lastUsed = null;
       excess--;
     }
   }
@@ -181,6 +183,8 @@ export class SessionCatalog {
   /** Marks a session as just used (awake sessions only). */
   use(session: TranscriptSession): void {
     if (session.sleeping && !session.waking) return;
+    if (this.lastUsed === session.key) return; // runs per line: skip the reorder when nothing moves
+    this.lastUsed = session.key;
     this.awake.delete(session.key);
     this.awake.add(session.key);
   }
@@ -273,6 +277,7 @@ export class SessionCatalog {
       if (!s.files.delete(path) || s.files.size > 0) continue;
       this.sessions.delete(key);
       this.awake.delete(key);
+      if (this.lastUsed === key) this.lastUsed = null;
       if (s.parentKey) this.children.get(s.parentKey)?.delete(key);
       this.dirty.add(key);
     }

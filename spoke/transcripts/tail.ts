@@ -91,12 +91,25 @@ export class FileTail {
   private async consume(handle: FileHandle, size: number, sink: LineSink, limit: number) {
     let position = this.offset + this.carryBytes;
     // Small appends get a small buffer; the file may still grow while we read, so never zero.
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size - position, MIN_CHUNK)));
+    const length = Math.min(CHUNK, Math.max(size - position, MIN_CHUNK));
+    let buffer = Buffer.allocUnsafe(length);
+    // Two buffers: the next chunk is read from disk while this one is split and parsed.
+    let spare = size - position > length ? Buffer.allocUnsafe(length) : null;
+    const readAt = (into: Buffer, at: number) => handle.read(into, 0, Math.min(into.length, limit - at), at);
+    let pending = readAt(buffer, position);
     for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, limit - position), position);
+      const { bytesRead } = await pending;
       if (bytesRead === 0) return;
       position += bytesRead;
-      this.split(buffer, bytesRead, sink);
+      spare ??= Buffer.allocUnsafe(length);
+      pending = readAt(spare, position);
+      try {
+        this.split(buffer, bytesRead, sink);
+      } catch (err) {
+        await pending.catch(() => {}); // never leave a read in flight on a handle about to close
+        throw err;
+      }
+      [buffer, spare] = [spare, buffer];
     }
   }
 
