@@ -16,7 +16,7 @@ export async function measureLatency(appends: number, gapMs: number): Promise<nu
   mkdirSync(join(dir, 'projects', '-bench'), { recursive: true });
   writeFileSync(file, record('r0', null, 'user'));
   const kernel = spawn(process.execPath, [LOOM, 'up', '--port', '0', '--projects', join(dir, 'projects'), '--state', join(dir, 'state'), '--no-demo', '--name', 'bench'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
   try {
     const url = await new Promise<string>((resolve, reject) => {

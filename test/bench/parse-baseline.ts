@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { FileTail } from '../../spoke/transcripts/tail';
 
 // Child process: the floor any indexer stands on. Reads every transcript with the same tail
-// reader the kernel uses, splits lines and JSON.parses each, nothing more.
+// reader the kernel uses, splits lines and JSON.parses each, nothing more; then JSON.parse
+// alone over a sample of those lines held in memory.
 
+const SAMPLE_BYTES = 128 * 1024 * 1024;
 const root = process.argv[2];
 const files = readdirSync(root, { recursive: true, withFileTypes: true })
   .filter((e) => e.isFile() && e.name.endsWith('.jsonl'))
@@ -18,4 +20,15 @@ for (const file of files) {
   bytes += tail.offset;
 }
 const ms = performance.now() - started;
-console.log(JSON.stringify({ ms, bytes, lines, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+
+const sample: string[] = [];
+let sampleBytes = 0;
+for (const file of files) {
+  if (sampleBytes >= SAMPLE_BYTES) break;
+  await new FileTail(file).read({ restart: () => {}, line: (l) => void (sample.push(l.text), (sampleBytes += l.length + 1)) });
+}
+const parseStarted = performance.now();
+for (const text of sample) JSON.parse(text);
+const parseOnlyMs = performance.now() - parseStarted;
+
+console.log(JSON.stringify({ ms, bytes, lines, parseOnlyMs, sampleBytes }));
