@@ -33,8 +33,16 @@ async function up(args: string[]): Promise<{ child: ChildProcess; url: string; o
   return { child, url, out: () => out, err: () => err };
 }
 
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGTERM');
+afterEach(async () => {
+  // Wait for each kernel to exit: it writes its index cache into the state dir on the way out.
+  await Promise.all(
+    children.splice(0).map((child) => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      return exited;
+    }),
+  );
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 

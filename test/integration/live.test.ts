@@ -30,14 +30,20 @@ const STREAM = `subscription($id: ID!, $cursor: Int) { sessionStream(sessionId: 
 /** Collects every frame of a sessionStream subscription. */
 function subscribe(cursor: number | null = null) {
   const frames: any[] = [];
+  let failure: unknown = null;
   const iterator = kernel.ws().iterate({ query: STREAM, variables: { id: 'test:live', cursor } });
   const done = (async () => {
     for await (const result of iterator) {
       if (result.errors) throw new Error(JSON.stringify(result.errors));
       frames.push(result.data!.sessionStream);
     }
-  })();
-  return { frames, atoms: () => frames.flatMap((f) => f.atoms), stop: () => iterator.return?.(), done };
+  })().catch((err) => (failure = err));
+  // A stream that failed fails the test at once, with the server's error, instead of timing out.
+  const atoms = () => {
+    if (failure) throw failure;
+    return frames.flatMap((f) => f.atoms);
+  };
+  return { frames, atoms, stop: () => iterator.return?.(), done };
 }
 
 /** 120 chained records whose text carries multi-byte characters. */
@@ -112,7 +118,9 @@ describe('following a growing transcript', () => {
   it('reads a truncated file again and tells streaming clients to reset', async () => {
     appendFileSync(file, conversation(6).bytes);
     const stream = subscribe();
-    await until(() => stream.atoms().length === 7, 'all 7 atoms');
+    await until(() => stream.atoms().length === 7, 'all 7 atoms').catch((err) => {
+      throw new Error(`${err.message}; frames: ${JSON.stringify(stream.frames.map((f: any) => [f.kind, f.cursor, f.atoms.length]))}; logs: ${kernel.logs.join(' | ')}`);
+    });
     truncateSync(file, line(prompt('u0', null, 'start the job')).length);
     const reset = await until(() => stream.frames.find((f: any) => f.reset), 'a reset frame');
     expect(reset).toMatchObject({ kind: 'SNAPSHOT', reason: 'GENERATION_MISMATCH', cursor: 1 });
