@@ -9,17 +9,24 @@ const USAGE = `loom ${VERSION}: every agent session on every machine, live
 
 usage:
   loom up [--projects DIR] [--port N] [--state DIR] [--name HOST] [--demo | --no-demo]
+          [--host ADDR] [--allow-host NAME]… [--limit depth|aliases|tokens|directives|cost=N]…
       start the kernel on 127.0.0.1 (default port ${DEFAULT_PORT}) over Claude Code's transcripts
       (default ~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects). With no transcripts there,
       or with --demo, it serves generated demo sessions that keep growing.
   loom status [--state DIR] [--json]
       ask the running kernel for its state
+  loom url [--state DIR]
+      print the link that opens the dashboard signed in
+  loom token --rotate [--state DIR]
+      make a new token and end every session opened with the old one
   loom --version
 `;
 
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'up') await (await import('./commands/up')).up(rest);
 else if (command === 'status') await (await import('./commands/status')).status(rest);
+else if (command === 'url') await (await import('./commands/url')).url(rest);
+else if (command === 'token') await (await import('./commands/token')).token(rest);
 else if (command === '--version' || command === '-v') process.stdout.write(`${VERSION}\n`);
 else if (!command || command === 'help' || command === '--help' || command === '-h') process.stdout.write(USAGE);
 else fail(`unknown command "${command}"\n\n${USAGE}`);

@@ -1,25 +1,129 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Source } from '../spoke/model/source';
 import { VERSION } from '../spoke/version';
 import { renderIndexPage } from './index-page';
+import { renderLoginPage } from './login-page';
+import type { AccessPolicy } from './security/access';
+import { graphiqlPage, setSecurityHeaders } from './security/headers';
+import type { FailureThrottle } from './security/throttle';
 import type { LoomYoga } from './yoga';
 
-// The kernel's HTTP routes: health and version for probes, the index page, and GraphQL.
+// The kernel's HTTP routes. Every request passes the Host and Origin checks first; /healthz and
+// /version answer without a token; everything else needs one.
 
-export function createHttpServer(source: Source, yoga: LoomYoga): Server {
-  return createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://loom').pathname;
-    if (path === '/healthz') return send(res, 200, 'application/json', JSON.stringify({ ok: true }));
-    if (path === '/version') return send(res, 200, 'application/json', JSON.stringify({ version: VERSION }));
-    if (path === yoga.graphqlEndpoint) return void yoga(req, res);
-    if (path === '/' && isRead(req)) return send(res, 200, 'text/html; charset=utf-8', renderIndexPage(source));
-    send(res, 404, 'text/plain; charset=utf-8', `Not found: ${path}\n`);
-  });
+const MAX_LOGIN_BODY = 4096;
+
+export interface HttpDeps {
+  source: Source;
+  yoga: LoomYoga;
+  access: AccessPolicy;
+  throttle: FailureThrottle;
+  log: (message: string) => void;
+}
+
+/** The 'request' listener of the kernel's HTTP server. */
+export function httpHandler(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    handle(deps, req, res).catch((err) => {
+      deps.log(`request ${req.method} ${req.url} failed: ${(err as Error).stack}`);
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'Internal error\n');
+      else res.destroy();
+    });
+  };
+}
+
+async function handle(deps: HttpDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { access, source, yoga } = deps;
+  setSecurityHeaders(res);
+  if (!access.hostAllowed(req)) {
+    return send(res, 403, 'text/plain; charset=utf-8', `Forbidden: this kernel does not answer to Host "${req.headers.host ?? ''}".\n`);
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !access.originAllowed(origin)) {
+    return send(res, 403, 'text/plain; charset=utf-8', 'Forbidden: requests from other sites are refused.\n');
+  }
+  const url = new URL(req.url ?? '/', 'http://loom');
+  if (url.pathname === '/healthz') return send(res, 200, 'application/json', JSON.stringify({ ok: true }));
+  if (url.pathname === '/version') return send(res, 200, 'application/json', JSON.stringify({ version: VERSION }));
+  if (req.method === 'GET' && url.searchParams.has('token')) return tokenLink(deps, req, res, url);
+  if (url.pathname === '/login' && req.method === 'POST') return login(deps, req, res);
+
+  if (!access.credential(req)) return refuse(deps, req, res, url);
+
+  if (url.pathname === yoga.graphqlEndpoint) {
+    if (req.method === 'GET' && prefersHtml(req)) {
+      const page = graphiqlPage();
+      res.setHeader('content-security-policy', page.csp);
+      return send(res, 200, 'text/html; charset=utf-8', page.html);
+    }
+    return void yoga(req, res);
+  }
+  if (url.pathname === '/' && isRead(req)) return send(res, 200, 'text/html; charset=utf-8', renderIndexPage(source));
+  send(res, 404, 'text/plain; charset=utf-8', `Not found: ${url.pathname}\n`);
+}
+
+/** `/?token=…` once: trade it for the cookie, then send the browser to the clean URL. */
+async function tokenLink(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  if (!deps.access.validToken(url.searchParams.get('token'))) return fail(deps, req, res, 'That link holds a wrong or old token.');
+  url.searchParams.delete('token');
+  res.setHeader('set-cookie', deps.access.setCookieHeader());
+  res.setHeader('location', `${url.pathname}${url.search}`);
+  send(res, 302, 'text/plain; charset=utf-8', 'Signed in.\n');
+}
+
+/** The login form's POST: only from this kernel's own page. */
+async function login(deps: HttpDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!deps.access.originAllowed(req.headers.origin)) {
+    return send(res, 403, 'text/plain; charset=utf-8', 'Forbidden: sign in from the Loom page itself.\n');
+  }
+  const body = await readBody(req, MAX_LOGIN_BODY);
+  const token = body === null ? null : new URLSearchParams(body).get('token');
+  if (!deps.access.validToken(token?.trim())) return fail(deps, req, res, 'That token is not this kernel’s.');
+  res.setHeader('set-cookie', deps.access.setCookieHeader());
+  res.setHeader('location', '/');
+  send(res, 303, 'text/plain; charset=utf-8', 'Signed in.\n');
+}
+
+/** No valid credential: a bare visit to `/` gets the login page; a wrong credential is throttled. */
+async function refuse(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const presented = req.headers['x-loom-token'] !== undefined || (req.headers.cookie ?? '').includes(`${deps.access.cookieName}=`);
+  if (presented) return fail(deps, req, res, 'That token is not this kernel’s, or it was rotated.');
+  if (url.pathname === '/' && isRead(req)) return send(res, 401, 'text/html; charset=utf-8', renderLoginPage(null));
+  send(res, 401, 'text/plain; charset=utf-8', 'Unauthorized: send the token in the X-Loom-Token header (see `loom url`).\n');
+}
+
+async function fail(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, message: string): Promise<void> {
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  const { held, failures } = await deps.throttle.failed(peer);
+  if (!held && deps.throttle.penalized(peer)) {
+    if (failures % 100 === 1) deps.log(`${failures} bad tokens from ${peer} in a row; slowing it down`);
+    res.setHeader('retry-after', '1');
+    return send(res, 429, 'text/plain; charset=utf-8', 'Too many wrong tokens from this address; wait a moment.\n');
+  }
+  if (prefersHtml(req)) return send(res, 401, 'text/html; charset=utf-8', renderLoginPage(message));
+  send(res, 401, 'text/plain; charset=utf-8', `Unauthorized: ${message}\n`);
 }
 
 const isRead = (req: IncomingMessage): boolean => req.method === 'GET' || req.method === 'HEAD';
+const prefersHtml = (req: IncomingMessage): boolean => (req.headers.accept ?? '').includes('text/html');
+
+function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+      if (body.length > limit) {
+        resolve(null);
+        req.destroy();
+      }
+    });
+    req.on('end', () => resolve(body));
+    req.on('error', () => resolve(null));
+  });
+}
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
-  res.writeHead(status, { 'content-type': type, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+  res.writeHead(status, { 'content-type': type });
   res.end(body);
 }

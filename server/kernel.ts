@@ -1,20 +1,29 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { LocalSource } from '../spoke/source';
 import type { IndexingProgress } from '../spoke/model/types';
-import { createHttpServer } from './http';
+import { httpHandler } from './http';
+import { AccessPolicy, isLoopback } from './security/access';
+import { DEFAULT_LIMITS, type QueryLimits } from './security/limits';
+import { FailureThrottle } from './security/throttle';
+import { ensureToken } from './security/token';
 import { claimStateDir } from './state-dir';
 import { attachWebSocket } from './websocket';
 import { createLoomYoga } from './yoga';
 
-// One running kernel: this machine's sessions, served over HTTP and WebSocket on loopback.
+// One running kernel: this machine's sessions, served over HTTP and WebSocket, to its owner.
 
 export interface KernelOptions {
   projectsRoot: string;
   stateDir: string;
   /** 0 picks a free port */
   port: number;
+  /** the address to listen on; loopback unless told otherwise */
   bindHost?: string;
+  /** more Host names to answer to (besides 127.0.0.1, localhost, [::1]) */
+  allowHosts?: string[];
+  limits?: QueryLimits;
   hostName?: string;
   /** sessions kept awake (graph in memory) beyond those being streamed */
   awakeLimit?: number;
@@ -26,6 +35,7 @@ export interface Kernel {
   url: string;
   port: number;
   source: LocalSource;
+  access: AccessPolicy;
   /** resolves when the first index is done */
   indexed: Promise<void>;
   close(): Promise<void>;
@@ -34,6 +44,11 @@ export interface Kernel {
 export async function startKernel(options: KernelOptions): Promise<Kernel> {
   const log = options.log ?? (() => {});
   const bindHost = options.bindHost ?? '127.0.0.1';
+  // Refuse before anything listens: a token others can read protects nothing.
+  ensureToken(options.stateDir);
+  if (!isLoopback(bindHost)) {
+    log(`warning: listening on ${bindHost}, not loopback: anyone who can reach it can try tokens. Prefer an SSH tunnel (docs/security.md).`);
+  }
   const source = new LocalSource({
     projectsRoot: options.projectsRoot,
     host: options.hostName,
@@ -41,10 +56,8 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     awakeLimit: options.awakeLimit,
     log,
   });
-  const yoga = createLoomYoga(source, log);
-  const server = createHttpServer(source, yoga);
-  const wss = attachWebSocket(server, yoga);
-
+  const yoga = createLoomYoga(source, options.limits ?? DEFAULT_LIMITS, log);
+  const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, bindHost, () => resolve());
@@ -58,6 +71,10 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     await new Promise((resolve) => server.close(resolve));
     throw err;
   }
+  const access = new AccessPolicy({ stateDir: options.stateDir, port, bindHost, extraHosts: options.allowHosts });
+  const throttle = new FailureThrottle();
+  server.on('request', httpHandler({ source, yoga, access, throttle, log }));
+  const wss = attachWebSocket(server, { yoga, access, throttle, log });
 
   // Serve while indexing: the API reports progress from the first moment.
   const indexed = source.start(options.onProgress);
@@ -67,6 +84,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     url,
     port,
     source,
+    access,
     indexed,
     async close() {
       await source.stop();

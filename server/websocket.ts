@@ -1,19 +1,71 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { GraphQLError } from 'graphql';
+import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { AccessPolicy } from './security/access';
+import type { FailureThrottle } from './security/throttle';
 import type { LoomYoga } from './yoga';
 
 // GraphQL subscriptions (and queries) over graphql-ws on /graphql, executed through yoga's
-// envelop so the WebSocket gets the same schema, context and error masking as HTTP.
+// envelop so the WebSocket gets the same schema, context, limits and error masking as HTTP.
+//
+// The upgrade is checked before it completes: Host must name this kernel; a browser's Origin
+// must be this kernel's page. The token then comes in connection_init ({ token }), never in the
+// URL; a browser on the kernel's own page may instead rely on its cookie.
 
-export function attachWebSocket(server: Server, yoga: LoomYoga): WebSocketServer {
-  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+const MAX_PAYLOAD = 1024 * 1024;
+const MAX_SUBSCRIPTIONS = 100;
+const MAX_BUFFERED = 16 * 1024 * 1024;
+const INIT_TIMEOUT_MS = 3000;
+const ROTATION_CHECK_MS = 2000;
+
+interface Upgrade {
+  cookie: boolean;
+}
+
+export interface WebSocketDeps {
+  yoga: LoomYoga;
+  access: AccessPolicy;
+  throttle: FailureThrottle;
+  log: (message: string) => void;
+}
+
+export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketServer {
+  const { yoga, access, throttle, log } = deps;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
+  const upgrades = new WeakMap<IncomingMessage, Upgrade>();
+  /** the token fingerprint each socket signed in under */
+  const signedIn = new Map<WebSocket, string>();
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(req.url ?? '/', 'http://loom').pathname;
+    const origin = req.headers.origin;
+    if (path !== yoga.graphqlEndpoint) return reject(socket, 404, 'Not Found');
+    if (!access.hostAllowed(req)) return reject(socket, 403, 'Forbidden');
+    if (origin !== undefined && !access.originAllowed(origin)) return reject(socket, 403, 'Forbidden');
+    upgrades.set(req, { cookie: origin !== undefined && access.credential(req) === 'cookie' });
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+
   useServer(
     {
-      execute: (args) => (args.rootValue as Enveloped).execute(args),
-      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      connectionInitWaitTimeout: INIT_TIMEOUT_MS,
+      onConnect: async (ctx) => {
+        const token = ctx.connectionParams?.token;
+        if (access.validToken(typeof token === 'string' ? token : null) || upgrades.get(ctx.extra.request)?.cookie) {
+          signedIn.set(ctx.extra.socket, access.fingerprint());
+          ctx.extra.socket.once('close', () => signedIn.delete(ctx.extra.socket));
+          return true;
+        }
+        await throttle.failed(ctx.extra.request.socket.remoteAddress ?? 'unknown');
+        return false; // graphql-ws closes with 4403 Forbidden
+      },
       onSubscribe: async (ctx, _id, payload) => {
+        if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS) {
+          return [new GraphQLError(`at most ${MAX_SUBSCRIPTIONS} subscriptions per connection`, { extensions: { code: 'BAD_USER_INPUT' } })];
+        }
         const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload });
         let document;
         try {
@@ -32,10 +84,33 @@ export function attachWebSocket(server: Server, yoga: LoomYoga): WebSocketServer
         const errors = enveloped.validate(args.schema, args.document);
         return errors.length > 0 ? errors : args;
       },
+      onNext: (ctx) => {
+        // A client that stops reading must not make the kernel hold its frames forever.
+        const socket = ctx.extra.socket;
+        if (socket.bufferedAmount > MAX_BUFFERED) {
+          log(`dropping WebSocket client ${ctx.extra.request.socket.remoteAddress}:${ctx.extra.request.socket.remotePort}: more than 16 MB behind`);
+          socket.terminate();
+        }
+      },
+      execute: (args) => (args.rootValue as Enveloped).execute(args),
+      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
     },
     wss,
   );
+
+  // `loom token --rotate` ends every session opened with the old token.
+  const rotation = setInterval(() => {
+    if (signedIn.size === 0) return;
+    const current = access.fingerprint();
+    for (const [socket, fingerprint] of signedIn) if (fingerprint !== current) socket.close(CloseCode.Forbidden, 'Token rotated');
+  }, ROTATION_CHECK_MS);
+  rotation.unref();
+  wss.on('close', () => clearInterval(rotation));
   return wss;
 }
 
 type Enveloped = ReturnType<LoomYoga['getEnveloped']>;
+
+function reject(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

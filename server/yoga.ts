@@ -1,26 +1,33 @@
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { asClientError, contentLoader, loomSchema, type Context } from '../schema/index';
 import type { Source } from '../spoke/model/source';
+import { TOKEN_HEADER } from './security/access';
+import { limitsPlugin, type QueryLimits } from './security/limits';
 
 // graphql-yoga over the Loom schema: one instance serves HTTP and, through its envelop, the
-// graphql-ws WebSocket too, so both share context, error masking and (later) limits.
+// graphql-ws WebSocket too, so both share context, limits and error masking.
 
 export type LoomYoga = YogaServerInstance<Record<string, never>, Context>;
 
-export function createLoomYoga(source: Source, log: (message: string) => void): LoomYoga {
+export function createLoomYoga(source: Source, limits: QueryLimits, log: (message: string) => void): LoomYoga {
   return createYoga<Record<string, never>, Context>({
     schema: loomSchema(),
     graphqlEndpoint: '/graphql',
     context: () => ({ source, content: contentLoader(source) }),
     // yoga's default CORS echoes any Origin with credentials; Loom answers its own page only.
     cors: false,
-    // GraphiQL from the package, not a CDN: the kernel may run where there is no internet.
-    renderGraphiQL,
-    graphiql: { subscriptionsProtocol: 'WS', title: 'Loom' },
+    // GraphiQL is served by server/http.ts, under its own Content-Security-Policy.
+    graphiql: false,
     landingPage: false,
     logging: false,
+    plugins: [
+      limitsPlugin(limits),
+      // A "simple" request (text/plain or form POST, header-less GET) is what a cross-site page
+      // can send without a preflight: refuse it unless it carries a header only a tool sets.
+      useCSRFPrevention({ requestHeaders: [TOKEN_HEADER, 'x-graphql-yoga-csrf'] }),
+    ],
     maskedErrors: {
       maskError: (error, message) => {
         const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;

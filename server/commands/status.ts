@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { TOKEN_HEADER } from '../security/access';
+import { readToken } from '../security/token';
 import { readClaim, resolveStateDir } from '../state-dir';
 import { fail } from './fail';
 
@@ -12,9 +14,9 @@ export async function status(argv: string[]): Promise<void> {
     if (values.json) process.stdout.write(`${JSON.stringify({ running: false, stateDir })}\n`);
     return fail(`no kernel is running on ${stateDir}; start one with: loom up`);
   }
-  const res = await fetch(`http://127.0.0.1:${claim.port}/graphql`, {
+  const res = await fetch(new URL('graphql', claim.url), {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', [TOKEN_HEADER]: readToken(stateDir) },
     body: JSON.stringify({ query: '{ kernel { version host { name } projectsRoot sessionCount indexing { filesDone filesTotal bytesDone bytesTotal done } } }' }),
   }).catch((err: Error) => fail(`the kernel (pid ${claim.pid}) did not answer on port ${claim.port}: ${err.message}`));
   const body = (await res.json()) as { data?: { kernel: any }; errors?: { message: string }[] };

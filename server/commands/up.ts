@@ -8,6 +8,8 @@ import { VERSION } from '../../spoke/version';
 import { startKernel } from '../kernel';
 import { DEFAULT_PORT } from '../kernel-defaults';
 import { progressBar } from '../progress-bar';
+import { parseLimitFlags } from '../security/limits';
+import { InsecureStateError } from '../security/token';
 import { resolveStateDir, StateDirBusyError } from '../state-dir';
 import { fail } from './fail';
 
@@ -23,8 +25,17 @@ export async function up(argv: string[]): Promise<void> {
       name: { type: 'string' },
       demo: { type: 'boolean' },
       'no-demo': { type: 'boolean' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'allow-host': { type: 'string', multiple: true, default: [] },
+      limit: { type: 'string', multiple: true, default: [] },
     },
   });
+  let limits;
+  try {
+    limits = parseLimitFlags(values.limit);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got "${values.port}"`);
   let projectsRoot = resolve(values.projects ?? defaultProjectsRoot());
@@ -36,11 +47,14 @@ export async function up(argv: string[]): Promise<void> {
     projectsRoot,
     stateDir: resolveStateDir(values.state),
     port,
+    bindHost: values.host,
+    allowHosts: values['allow-host'],
+    limits,
     hostName: values.name,
     log: (m) => process.stderr.write(`${new Date().toISOString()} ${m}\n`),
     onProgress: (p) => bar.update(p),
   }).catch((err: NodeJS.ErrnoException) => {
-    if (err instanceof StateDirBusyError) return fail(err.message);
+    if (err instanceof StateDirBusyError || err instanceof InsecureStateError) return fail(err.message);
     if (err.code === 'EADDRINUSE') return fail(`port ${port} is in use; pick another with --port N (0 picks a free one)`);
     throw err;
   });
@@ -54,7 +68,10 @@ export async function up(argv: string[]): Promise<void> {
   await kernel.indexed;
   const info = kernel.source.kernel();
   process.stderr.write(`${bar.finish(info.indexing)}\n`);
-  process.stdout.write(`Loom ${VERSION} on ${info.host.name}: ${info.sessionCount} sessions from ${projectsRoot}\n${kernel.url}\n`);
+  process.stdout.write(
+    `Loom ${VERSION} on ${info.host.name}: ${info.sessionCount} sessions from ${projectsRoot}\n` +
+      `open ${kernel.access.link(kernel.url)}\n(the link signs this browser in once; \`loom url\` prints it again)\n`,
+  );
 }
 
 /** Demo mode: a generated projects tree in a temp dir that keeps growing at a human pace. */

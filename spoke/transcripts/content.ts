@@ -77,7 +77,8 @@ export async function loadAtoms(metas: AtomMeta[]): Promise<Atom[]> {
         const { bytesRead } = await handle.read(buffer, 0, meta.length, meta.offset);
         const line = Line.safeParse(parseOrNull(buffer.toString('utf8', 0, bytesRead)));
         if (!line.success || line.data.uuid !== meta.uuid) {
-          throw new UnavailableError(`${file} changed under the index at byte ${meta.offset}; it is being read again, ask again shortly`);
+          // No path in the message: errors reach API callers; the path is in the session's files.
+          throw new UnavailableError(`the transcript (${meta.fsid}) changed under the index; it is being read again, ask again shortly`);
         }
         out[i] = { ...meta, content: contentOf(line.data) };
       }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
@@ -28,7 +28,8 @@ export async function measureLatency(appends: number, gapMs: number): Promise<nu
       });
       kernel.once('exit', (code) => reject(new Error(`loom up exited with ${code}`)));
     });
-    const client = createClient({ url: `${url.replace('http', 'ws')}graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const token = readFileSync(join(dir, 'state', 'token'), 'utf8').trim();
+    const client = createClient({ url: `${url.replace('http', 'ws')}graphql`, webSocketImpl: WebSocket, connectionParams: { token }, retryAttempts: 0 });
     const arrived = new Map<string, number>();
     let notify = () => {};
     const iterator = client.iterate<{ sessionStream: { atoms: { uuid: string }[] } }>({

@@ -10,9 +10,12 @@ export const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'f
 export interface TestKernel extends Kernel {
   stateDir: string;
   logs: string[];
+  token: string;
+  /** fetches a path of this kernel with the owner's token header */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
   /** POSTs a GraphQL operation and returns the whole response body */
   gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data: T; errors?: any }>;
-  /** a graphql-ws client connected to this kernel */
+  /** a graphql-ws client connected to this kernel, signed in with the token */
   ws(): Client;
 }
 
@@ -37,12 +40,17 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
   });
   await kernel.indexed;
   const clients: Client[] = [];
+  const token = kernel.access.token();
+  const fetchKernel = (path: string, init: RequestInit = {}) =>
+    fetch(`${kernel.url}${path.replace(/^\//, '')}`, { ...init, headers: { 'x-loom-token': token, ...init.headers } });
   return {
     ...kernel,
     stateDir,
     logs,
+    token,
+    fetch: fetchKernel,
     async gql(query, variables) {
-      const res = await fetch(`${kernel.url}graphql`, {
+      const res = await fetchKernel('graphql', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ query, variables }),
@@ -50,7 +58,13 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
       return res.json() as Promise<any>;
     },
     ws() {
-      const client = createClient({ url: `${kernel.url.replace('http', 'ws')}graphql`, webSocketImpl: WebSocket, lazy: true, retryAttempts: 0 });
+      const client = createClient({
+        url: `${kernel.url.replace('http', 'ws')}graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { token },
+        lazy: true,
+        retryAttempts: 0,
+      });
       clients.push(client);
       return client;
     },

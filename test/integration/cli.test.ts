@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -53,7 +53,9 @@ describe('loom up and loom status', () => {
     expect(out()).toMatch(/23 sessions from .*claude-projects/);
     // stderr and stdout are separate pipes: the progress summary may arrive after the URL.
     await until(() => /indexed 36 files, [\d.]+ MB in [\d.]+ s/.test(err()), `the indexing summary on stderr (got: ${err()})`);
-    const res = await fetch(`${url}graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ kernel { sessionCount } }' }) });
+    const token = readFileSync(join(state, 'token'), 'utf8').trim();
+    expect(out()).toContain(`open ${url}?token=${token}`);
+    const res = await fetch(`${url}graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loom-token': token }, body: JSON.stringify({ query: '{ kernel { sessionCount } }' }) });
     expect((await res.json()).data.kernel.sessionCount).toBe(23);
     const status = JSON.parse((await run(process.execPath, [LOOM, 'status', '--json', '--state', state])).stdout);
     expect(status).toMatchObject({ running: true, url, sessionCount: 23, indexing: { done: true } });
@@ -74,9 +76,11 @@ describe('loom up and loom status', () => {
   });
 
   it('serves live demo sessions when asked for the demo, with no transcripts at all', async () => {
-    const { url } = await up(['--demo', '--state', tempDir(), '--projects', join(tempDir(), 'nothing-here')]);
+    const state = tempDir();
+    const { url } = await up(['--demo', '--state', state, '--projects', join(tempDir(), 'nothing-here')]);
+    const token = readFileSync(join(state, 'token'), 'utf8').trim();
     const query = async () => {
-      const res = await fetch(`${url}graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ sessions { totalCount nodes { atomCount } } }' }) });
+      const res = await fetch(`${url}graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loom-token': token }, body: JSON.stringify({ query: '{ sessions { totalCount nodes { atomCount } } }' }) });
       return (await res.json()).data.sessions;
     };
     const first = await query();

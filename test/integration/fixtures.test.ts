@@ -20,7 +20,7 @@ const SESSION_ATOMS = `query($id: ID!) { session(id: $id) { id atomCount turns {
   content { __typename ... on ToolUseBlock { toolUseId name } ... on ToolResultBlock { toolUseId toolName } } } segments { input { uuid } } } } }`;
 
 async function allSessionIds(): Promise<string[]> {
-  const { data } = await kernel.gql(`{ sessions(first: 500) { nodes { id subagents { id } } } }`);
+  const { data } = await kernel.gql(`{ sessions(first: 100) { nodes { id subagents { id } } } }`);
   return data.sessions.nodes.flatMap((s: any) => [s.id, ...s.subagents.map((c: any) => c.id)]);
 }
 
@@ -40,7 +40,7 @@ function firstHumanPrompt(file: string): string {
 describe('indexing the real fixtures', () => {
   it('reads every fixture file, with zero parse errors', async () => {
     const { data } = await kernel.gql(`{ kernel { indexing { filesDone filesTotal bytesDone bytesTotal done } }
-      sessions(first: 500) { nodes { parseErrors { reason } subagents { parseErrors { reason } } } } }`);
+      sessions(first: 100) { nodes { parseErrors { reason } subagents { parseErrors { reason } } } } }`);
     expect(data.kernel.indexing).toMatchObject({ filesDone: 36, filesTotal: 36, done: true });
     expect(data.kernel.indexing.bytesDone).toBe(data.kernel.indexing.bytesTotal);
     const errors = data.sessions.nodes.flatMap((s: any) => [...s.parseErrors, ...s.subagents.flatMap((c: any) => c.parseErrors)]);
@@ -57,7 +57,7 @@ describe('indexing the real fixtures', () => {
   });
 
   it('attaches subagents in all three layouts to their parent, never as top-level sessions', async () => {
-    const { data } = await kernel.gql(`{ sessions(first: 500) { nodes { key subagents { key parent { key } } } } }`);
+    const { data } = await kernel.gql(`{ sessions(first: 100) { nodes { key subagents { key parent { key } } } } }`);
     const top = new Map<string, string[]>(data.sessions.nodes.map((s: any) => [s.key, s.subagents.map((c: any) => c.key).sort()]));
     expect([...top.keys()].filter((k) => k.startsWith('agent-') || k.startsWith('sidechain-'))).toEqual([]);
     // <session>/subagents/agent-*.jsonl

@@ -144,7 +144,7 @@ describe('following a growing transcript', () => {
   it('shows transcript text on the index page as text, never as HTML', async () => {
     writeFileSync(join(root, '-home-dev-demo', 'xss.jsonl'), line(prompt('z0', null, '<img src=x onerror=alert(1)> & "quotes"')));
     const html = await until(async () => {
-      const page = await (await fetch(kernel.url)).text();
+      const page = await (await kernel.fetch('/')).text();
       return page.includes('onerror') && page;
     }, 'the session on the index page');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;');

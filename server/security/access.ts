@@ -1,0 +1,110 @@
+import { createHmac } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { readToken, tokensEqual, tokenStamp } from './token';
+
+// Who may talk to this kernel. Three checks, in order, on every request and WebSocket upgrade:
+// the Host header names this kernel (DNS rebinding sends a foreign name), the Origin, when a
+// browser sends one, is this kernel's own page (cross-site requests and WebSocket hijacking),
+// and the caller holds the token (header, cookie, or the one-time ?token= link).
+
+export const TOKEN_HEADER = 'x-loom-token';
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+export interface AccessOptions {
+  stateDir: string;
+  port: number;
+  /** the address the kernel listens on */
+  bindHost: string;
+  /** more names this kernel may be reached by (`--allow-host`) */
+  extraHosts?: string[];
+}
+
+export type Credential = 'header' | 'cookie' | 'connection-init' | null;
+
+export class AccessPolicy {
+  readonly hosts: Set<string>;
+  readonly origins: Set<string>;
+  readonly cookieName: string;
+  private cached: { stamp: string; token: string } | null = null;
+
+  constructor(private readonly options: AccessOptions) {
+    const names = new Set([...LOOPBACK_NAMES, ...(options.extraHosts ?? [])]);
+    if (!isLoopback(options.bindHost)) names.add(options.bindHost.includes(':') ? `[${options.bindHost}]` : options.bindHost);
+    this.hosts = new Set([...names].flatMap((n) => (options.port === 80 ? [n, `${n}:80`] : [`${n}:${options.port}`])));
+    this.origins = new Set([...this.hosts].map((h) => `http://${h}`));
+    // Cookies are not kept apart by port: the port in the name keeps two kernels apart.
+    this.cookieName = `loom_${options.port}`;
+  }
+
+  hostAllowed(req: IncomingMessage): boolean {
+    const host = req.headers.host?.toLowerCase();
+    return !!host && this.hosts.has(host);
+  }
+
+  /** Absent is not allowed here: callers decide what a missing Origin may do. */
+  originAllowed(origin: string | undefined): boolean {
+    return !!origin && this.origins.has(origin.toLowerCase());
+  }
+
+  /** The current token, re-read when the file changes (`loom token --rotate`). */
+  token(): string {
+    const stamp = tokenStamp(this.options.stateDir);
+    if (this.cached?.stamp !== stamp) this.cached = { stamp, token: readToken(this.options.stateDir) };
+    return this.cached.token;
+  }
+
+  /** A fingerprint of the current token, to tell sessions opened under an old one. */
+  fingerprint(): string {
+    return createHmac('sha256', this.token()).update('loom-fingerprint').digest('base64url').slice(0, 16);
+  }
+
+  validToken(given: string | undefined | null): boolean {
+    return typeof given === 'string' && given.length > 0 && tokensEqual(given, this.token());
+  }
+
+  /** What the browser keeps instead of the token: derived from it, so a rotation voids it. */
+  cookieValue(): string {
+    return createHmac('sha256', this.token()).update('loom-cookie-v1').digest('base64url');
+  }
+
+  setCookieHeader(): string {
+    return `${this.cookieName}=${this.cookieValue()}; Path=/; HttpOnly; SameSite=Strict; Max-Age=2592000`;
+  }
+
+  /**
+   * How a request proves it is the owner. The header works anywhere; the cookie only from this
+   * kernel's own page: with an allowed Origin, or with none on a GET the browser says it made
+   * from this origin or from the address bar.
+   */
+  credential(req: IncomingMessage): Credential {
+    const header = req.headers[TOKEN_HEADER];
+    if (typeof header === 'string') return this.validToken(header) ? 'header' : null;
+    const cookie = readCookie(req.headers.cookie, this.cookieName);
+    if (!cookie || !tokensEqual(cookie, this.cookieValue())) return null;
+    const origin = req.headers.origin;
+    if (origin !== undefined) return this.originAllowed(origin) ? 'cookie' : null;
+    const site = req.headers['sec-fetch-site'];
+    return req.method === 'GET' && (site === 'same-origin' || site === 'none') ? 'cookie' : null;
+  }
+
+  /** The tokenized link to open the dashboard. */
+  link(url: string): string {
+    return tokenLink(url, this.token());
+  }
+}
+
+/** A link that signs a browser in once: the kernel trades the token for a cookie and redirects. */
+export const tokenLink = (url: string, token: string): string => `${url}?token=${encodeURIComponent(token)}`;
+
+function readCookie(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

@@ -1,0 +1,41 @@
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { z } from 'zod';
+
+// Limits on what one GraphQL operation may ask, enforced while parsing and validating (before
+// any resolver runs), on HTTP and WebSocket alike since both go through yoga's envelop.
+
+export const QueryLimits = z.object({
+  depth: z.number().int().positive().default(8),
+  aliases: z.number().int().nonnegative().default(15),
+  tokens: z.number().int().positive().default(2000),
+  directives: z.number().int().nonnegative().default(10),
+  cost: z.number().int().positive().default(5000),
+});
+export type QueryLimits = z.infer<typeof QueryLimits>;
+
+export const DEFAULT_LIMITS: QueryLimits = QueryLimits.parse({});
+
+/** Parses `--limit name=value` flags; an unknown name or a bad number is refused with the reason. */
+export function parseLimitFlags(flags: string[]): QueryLimits {
+  const raw: Record<string, number> = {};
+  for (const flag of flags) {
+    const [name, value] = flag.split('=');
+    if (!(name in DEFAULT_LIMITS)) throw new Error(`--limit ${flag}: unknown limit "${name}"; known: ${Object.keys(DEFAULT_LIMITS).join(', ')}`);
+    raw[name] = Number(value);
+  }
+  const parsed = QueryLimits.safeParse(raw);
+  if (!parsed.success) throw new Error(`--limit: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+export function limitsPlugin(limits: QueryLimits) {
+  return EnvelopArmorPlugin({
+    maxDepth: { n: limits.depth, ignoreIntrospection: true },
+    maxAliases: { n: limits.aliases },
+    maxTokens: { n: limits.tokens },
+    maxDirectives: { n: limits.directives },
+    costLimit: { maxCost: limits.cost, ignoreIntrospection: true },
+    // Suggestions ("did you mean…") map the schema for whoever asks; no one needs them from here.
+    blockFieldSuggestion: { enabled: true },
+  });
+}

@@ -1,0 +1,88 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+
+// The kernel's token: 256 random bits in `<state>/token`, readable by its owner only. Everything
+// but /healthz and /version needs it, loopback included: a browser tab, a DNS-rebinding page or
+// another user on the machine all reach 127.0.0.1.
+
+export class InsecureStateError extends Error {}
+
+const tokenPath = (stateDir: string): string => join(stateDir, 'token');
+
+/** Checks the state dir and its token file, creating them when missing; refuses anything loose. */
+export function ensureToken(stateDir: string): string {
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  checkOwnedAndPrivate(stateDir, lstatSync(stateDir), 'directory', 0o077, 'chmod 700');
+  const path = tokenPath(stateDir);
+  let stats: Stats | null = null;
+  try {
+    stats = lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  if (!stats) {
+    writeToken(path, newToken(), 'wx');
+    return readToken(stateDir);
+  }
+  checkOwnedAndPrivate(path, stats, 'file', 0o077, 'chmod 600');
+  return readToken(stateDir);
+}
+
+/** The token as the file holds it now. */
+export function readToken(stateDir: string): string {
+  const token = readFileSync(tokenPath(stateDir), 'utf8').trim();
+  if (token.length < 22) throw new InsecureStateError(`${tokenPath(stateDir)} holds no usable token; delete it and Loom will make a new one`);
+  return token;
+}
+
+/** Replaces the token; a running kernel notices and ends every session that used the old one. */
+export function rotateToken(stateDir: string): string {
+  ensureToken(stateDir);
+  const path = tokenPath(stateDir);
+  const temp = `${path}.${process.pid}.tmp`;
+  writeToken(temp, newToken(), 'w');
+  renameSync(temp, path);
+  return readToken(stateDir);
+}
+
+/** The token file's identity, to notice a rotation cheaply. */
+export function tokenStamp(stateDir: string): string {
+  const s = statSync(tokenPath(stateDir));
+  return `${s.ino}:${s.mtimeMs}:${s.size}`;
+}
+
+/** Compares in constant time, whatever the lengths. */
+export function tokensEqual(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+const newToken = (): string => randomBytes(32).toString('base64url');
+
+function writeToken(path: string, token: string, flag: 'w' | 'wx'): void {
+  const fd = openSync(path, flag, 0o600);
+  try {
+    writeSync(fd, `${token}\n`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkOwnedAndPrivate(path: string, stats: Stats, kind: 'file' | 'directory', forbidden: number, fix: string): void {
+  if (stats.isSymbolicLink()) {
+    throw new InsecureStateError(`refusing to start: ${path} is a symbolic link; Loom keeps its token only in a real ${kind} it owns`);
+  }
+  if (kind === 'file' ? !stats.isFile() : !stats.isDirectory()) {
+    throw new InsecureStateError(`refusing to start: ${path} is not a ${kind}`);
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid) {
+    throw new InsecureStateError(`refusing to start: ${path} belongs to uid ${stats.uid}, not to you (uid ${uid})`);
+  }
+  if ((stats.mode & forbidden) !== 0) {
+    const mode = (stats.mode & 0o777).toString(8).padStart(3, '0');
+    throw new InsecureStateError(`refusing to start: ${path} is open to other users (mode ${mode}); run: ${fix} ${path}`);
+  }
+}
