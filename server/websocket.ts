@@ -38,6 +38,8 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
   const upgrades = new WeakMap<IncomingMessage, Upgrade>();
   /** the token fingerprint each socket signed in under */
   const signedIn = new Map<WebSocket, string>();
+  /** subscriptions open or being set up, per socket (ctx.subscriptions fills only once set up) */
+  const open = new WeakMap<WebSocket, Set<string>>();
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(req.url ?? '/', 'http://loom').pathname;
@@ -62,27 +64,37 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
         await throttle.failed(ctx.extra.request.socket.remoteAddress ?? 'unknown');
         return false; // graphql-ws closes with 4403 Forbidden
       },
-      onSubscribe: async (ctx, _id, payload) => {
-        if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS) {
+      onSubscribe: async (ctx, id, payload) => {
+        const ids = open.get(ctx.extra.socket) ?? new Set<string>();
+        open.set(ctx.extra.socket, ids);
+        if (ids.size >= MAX_SUBSCRIPTIONS) {
           return [new GraphQLError(`at most ${MAX_SUBSCRIPTIONS} subscriptions per connection`, { extensions: { code: 'BAD_USER_INPUT' } })];
         }
+        ids.add(id);
         const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload });
-        let document;
         try {
-          document = enveloped.parse(payload.query);
+          // Limits reject while parsing and validating, by throwing or by returning errors.
+          const document = enveloped.parse(payload.query);
+          const errors = enveloped.validate(enveloped.schema, document);
+          if (errors.length > 0) {
+            ids.delete(id);
+            return errors;
+          }
+          return {
+            schema: enveloped.schema,
+            operationName: payload.operationName,
+            document,
+            variableValues: payload.variables,
+            contextValue: await enveloped.contextFactory(),
+            rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+          };
         } catch (err) {
-          return [err instanceof GraphQLError ? err : new GraphQLError(String(err), { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+          ids.delete(id);
+          return [err instanceof GraphQLError ? err : new GraphQLError('The request could not be parsed.', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
         }
-        const args = {
-          schema: enveloped.schema,
-          operationName: payload.operationName,
-          document,
-          variableValues: payload.variables,
-          contextValue: await enveloped.contextFactory(),
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
-        };
-        const errors = enveloped.validate(args.schema, args.document);
-        return errors.length > 0 ? errors : args;
+      },
+      onComplete: (ctx, id) => {
+        open.get(ctx.extra.socket)?.delete(id);
       },
       onNext: (ctx) => {
         // A client that stops reading must not make the kernel hold its frames forever.
