@@ -19,7 +19,7 @@ const MAX_PAYLOAD = 1024 * 1024;
 const MAX_SUBSCRIPTIONS = 100;
 const MAX_BUFFERED = 16 * 1024 * 1024;
 const INIT_TIMEOUT_MS = 3000;
-const ROTATION_CHECK_MS = 2000;
+const WATCHDOG_MS = 1000;
 
 interface Upgrade {
   cookie: boolean;
@@ -96,28 +96,30 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
       onComplete: (ctx, id) => {
         open.get(ctx.extra.socket)?.delete(id);
       },
-      onNext: (ctx) => {
-        // A client that stops reading must not make the kernel hold its frames forever.
-        const socket = ctx.extra.socket;
-        if (socket.bufferedAmount > MAX_BUFFERED) {
-          log(`dropping WebSocket client ${ctx.extra.request.socket.remoteAddress}:${ctx.extra.request.socket.remotePort}: more than 16 MB behind`);
-          socket.terminate();
-        }
-      },
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
     },
     wss,
   );
 
-  // `loom token --rotate` ends every session opened with the old token.
-  const rotation = setInterval(() => {
+  const peers = new WeakMap<WebSocket, string>();
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => peers.set(ws, `${req.socket.remoteAddress}:${req.socket.remotePort}`));
+
+  // Once a second: `loom token --rotate` ends every socket opened with the old token, and a
+  // client that stopped reading is dropped before the kernel holds 16 MB of frames for it.
+  const watchdog = setInterval(() => {
+    for (const socket of wss.clients) {
+      if (socket.bufferedAmount > MAX_BUFFERED) {
+        log(`dropping WebSocket client ${peers.get(socket) ?? 'unknown'}: more than 16 MB behind`);
+        socket.terminate();
+      }
+    }
     if (signedIn.size === 0) return;
     const current = access.fingerprint();
     for (const [socket, fingerprint] of signedIn) if (fingerprint !== current) socket.close(CloseCode.Forbidden, 'Token rotated');
-  }, ROTATION_CHECK_MS);
-  rotation.unref();
-  wss.on('close', () => clearInterval(rotation));
+  }, WATCHDOG_MS);
+  watchdog.unref();
+  wss.on('close', () => clearInterval(watchdog));
   return wss;
 }
 

@@ -249,6 +249,22 @@ describe('rotation', () => {
   });
 });
 
+describe('binding', () => {
+  it('warns when told to listen beyond loopback, and still checks Host there', async () => {
+    const logs: string[] = [];
+    const stateDir = mkdtempSync(join(tmpdir(), 'loom-sec-state-'));
+    const wide = await startKernel({ projectsRoot: root, stateDir, port: 0, bindHost: '0.0.0.0', log: (m) => logs.push(m) });
+    try {
+      expect(logs.some((l) => /warning: listening on 0\.0\.0\.0, not loopback/.test(l))).toBe(true);
+      expect((await raw(wide.port, { path: '/healthz', headers: { host: `evil.example:${wide.port}` } })).status).toBe(403);
+      expect((await raw(wide.port, { path: '/healthz' })).status).toBe(200);
+    } finally {
+      await wide.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the state dir', () => {
   async function startOn(stateDir: string): Promise<string> {
     return startKernel({ projectsRoot: root, stateDir, port: 0 }).then(
@@ -294,6 +310,28 @@ describe('WebSocket limits', () => {
     const code = new Promise<number>((resolve) => ws.on('close', resolve));
     ws.send('x'.repeat(1024 * 1024 + 10));
     expect(await code).toBe(1009);
+  });
+
+  it('drops a client that stops reading once it is 16 MB behind, and says so once in the log', { timeout: 60_000 }, async () => {
+    // graphql-ws sends a subscription's next frame only once the last one left, so one stream
+    // never queues more than a frame; many streams of megabyte frames to a client that stopped
+    // reading do, once the socket buffers (here up to 36 MB of TCP buffers on loopback) are full.
+    writeFileSync(join(root, '-home-dev-secret', 'big.jsonl'), line(prompt('b0', null, 'x'.repeat(1024 * 1024))));
+    await until(async () => (await kernel.gql(`{ session(id: "test:big") { id } }`)).data.session, 'the big session');
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
+    const closed = new Promise<void>((resolve) => ws.on('close', () => resolve()));
+    await new Promise<void>((resolve) => {
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { token: kernel.token } })));
+      ws.once('message', () => resolve());
+    });
+    (ws as unknown as { _socket: import('node:net').Socket })._socket.pause(); // stop reading
+    const query = 'subscription { sessionStream(sessionId: "test:big") { atoms { content { ... on TextBlock { text } } } } }';
+    for (let id = 1; id <= 90; id++) ws.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query } }));
+    const dropped = () => kernel.logs.filter((l) => /dropping WebSocket client 127\.0\.0\.1:\d+: more than 16 MB behind/.test(l));
+    await until(() => dropped().length > 0, 'the drop to be logged', 30_000);
+    (ws as unknown as { _socket: import('node:net').Socket })._socket.resume();
+    await closed;
+    expect(dropped()).toHaveLength(1);
   });
 
   it('refuses the 101st subscription on one socket', async () => {
