@@ -69,6 +69,20 @@ describe('loom up and loom status', () => {
     expect(second.stderr).toMatch(/another Loom kernel \(pid \d+, http:\/\/127\.0\.0\.1:\d+\/\) is using the state dir/);
   });
 
+  it('prints the sign-in link with loom url, and loom token --rotate makes the old token useless', async () => {
+    const state = tempDir();
+    const { url } = await up(['--projects', FIXTURES, '--state', state]);
+    const old = readFileSync(join(state, 'token'), 'utf8').trim();
+    expect((await run(process.execPath, [LOOM, 'url', '--state', state])).stdout.trim()).toBe(`${url}?token=${old}`);
+    const rotated = await run(process.execPath, [LOOM, 'token', '--rotate', '--state', state]);
+    expect(rotated.stdout).toMatch(/rotated the token/);
+    const fresh = readFileSync(join(state, 'token'), 'utf8').trim();
+    expect(fresh).not.toBe(old);
+    const ask = (token: string) => fetch(`${url}graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loom-token': token }, body: '{"query":"{ hosts { id } }"}' });
+    expect((await ask(old)).status).toBe(401);
+    expect((await ask(fresh)).status).toBe(200);
+  });
+
   it('says plainly when no kernel is running', async () => {
     const result = await run(process.execPath, [LOOM, 'status', '--state', tempDir()]).catch((e) => e);
     expect(result.code).toBe(1);
