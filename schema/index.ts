@@ -9,6 +9,7 @@ import './types/session';
 import './types/session-list';
 import './types/session-change';
 import './types/stream';
+import './types/transcript';
 import './types/kernel';
 
 export type { Context } from './builder';

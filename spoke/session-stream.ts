@@ -18,31 +18,25 @@ export async function* streamSession(
   wake: Pulse,
   load: (atoms: AtomMeta[]) => Promise<Atom[]>,
 ): AsyncGenerator<StreamFrame> {
-  const frame = (kind: StreamFrame['kind'], atoms: Atom[], cursor: number, reason: ResetReason | null): StreamFrame => ({
-    host: request.host,
-    key: request.key,
-    kind,
-    reset: reason !== null,
-    reason,
-    atoms,
-    cursor,
-    epoch: session.epoch,
-    generation: session.generation,
-  });
+  // The path grows while a frame's content loads: what a frame carries, its cursor and its
+  // fences are all taken before anything is awaited.
+  const frame = async (kind: StreamFrame['kind'], metas: AtomMeta[], cursor: number, reason: ResetReason | null): Promise<StreamFrame> => {
+    const fence = { epoch: session.epoch, generation: session.generation };
+    return { host: request.host, key: request.key, kind, reset: reason !== null, reason, cursor, ...fence, atoms: await load(metas) };
+  };
+  const window = (path: AtomMeta[]) => path.slice(Math.max(0, path.length - SNAPSHOT_WINDOW));
 
   let path = session.activePath();
   let generation = session.generation;
   const reason = staleReason(request, session, path.length);
   let sent: number;
   if (request.cursor === null || reason) {
-    sent = Math.max(0, path.length - SNAPSHOT_WINDOW);
-    yield frame('SNAPSHOT', await load(path.slice(sent)), path.length, reason);
     sent = path.length;
+    yield await frame('SNAPSHOT', window(path), sent, reason);
   } else {
-    sent = request.cursor;
-    const first = path.slice(sent, sent + FRAME_LIMIT);
-    sent += first.length;
-    yield frame('SNAPSHOT', await load(first), sent, null);
+    const first = path.slice(request.cursor, request.cursor + FRAME_LIMIT);
+    sent = request.cursor + first.length;
+    yield await frame('SNAPSHOT', first, sent, null);
   }
 
   for (;;) {
@@ -50,13 +44,12 @@ export async function* streamSession(
     if (session.generation !== generation) {
       // The path was rewritten (a rewind, a file read again): what the client holds is void.
       generation = session.generation;
-      sent = Math.max(0, path.length - SNAPSHOT_WINDOW);
-      yield frame('SNAPSHOT', await load(path.slice(sent)), path.length, 'GENERATION_MISMATCH');
       sent = path.length;
+      yield await frame('SNAPSHOT', window(path), sent, 'GENERATION_MISMATCH');
     } else if (path.length > sent) {
       const next = path.slice(sent, sent + FRAME_LIMIT);
       sent += next.length;
-      yield frame('DELTA', await load(next), sent, null);
+      yield await frame('DELTA', next, sent, null);
       continue; // more may be waiting beyond the frame limit
     }
     const { done } = await wake.next();
@@ -66,8 +59,10 @@ export async function* streamSession(
 
 function staleReason(request: StreamRequest, session: TranscriptSession, length: number): ResetReason | null {
   if (request.cursor === null) return null;
-  if (request.epoch !== null && request.epoch !== session.epoch) return 'EPOCH_MISMATCH';
-  if (request.generation !== null && request.generation !== session.generation) return 'GENERATION_MISMATCH';
+  // A cursor means nothing without the fences it was read under.
+  if (request.epoch === null || request.generation === null) return 'FENCE_MISSING';
+  if (request.epoch !== session.epoch) return 'EPOCH_MISMATCH';
+  if (request.generation !== session.generation) return 'GENERATION_MISMATCH';
   if (request.cursor < 0 || request.cursor > length) return 'SEQUENCE_RESET';
   return null;
 }

@@ -1,8 +1,9 @@
 import { hostname } from 'node:os';
-import { NotFoundError, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
+import { NotFoundError, type EventFilter, type TranscriptPage, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
 import { Pulse } from './model/pulse';
 import type { Atom, AtomMeta, ContentBlock, HostInfo, IndexingProgress, KernelInfo, SessionSummary, Turn } from './model/types';
 import { pageSessions } from './session-list';
+import { eventRows, transcriptPage } from './session-pages';
 import { streamSession } from './session-stream';
 import { SessionCatalog } from './transcripts/catalog';
 import { loadAtoms } from './transcripts/content';
@@ -85,6 +86,16 @@ export class LocalSource implements Source {
 
   async turns(host: string, key: string): Promise<Turn[]> {
     return (await this.awake(host, key)).turns();
+  }
+
+  async transcript(host: string, key: string, limit: number, beforeSequence: number | null): Promise<TranscriptPage> {
+    const session = await this.awake(host, key);
+    return { ...transcriptPage(session.activePath(), limit, beforeSequence), epoch: session.epoch, generation: session.generation };
+  }
+
+  async events(host: string, key: string, filter: EventFilter): Promise<AtomMeta[]> {
+    const session = await this.awake(host, key);
+    return eventRows(session.activePath(), () => session.turns(), filter);
   }
 
   async content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]> {

@@ -50,12 +50,34 @@ export interface StreamRequest {
   generation: number | null;
 }
 
+/** One page of a session's active path, oldest first. */
+export interface TranscriptPage {
+  entries: AtomMeta[];
+  epoch: number;
+  generation: number;
+  maxSequence: number;
+  hasOlder: boolean;
+  /** pass as beforeSequence for the page before this one; null when there is none */
+  nextBeforeSequence: number | null;
+}
+
+export interface EventFilter {
+  type: AtomMeta['type'] | null;
+  /** the anchor uuid of a turn (the last part of its id) */
+  turnAnchor: string | null;
+  since: number | null;
+  afterSequence: number | null;
+  limit: number;
+}
+
 export interface Source {
   kernel(): KernelInfo;
   hosts(): HostInfo[];
   sessions(filter: SessionFilter, first: number, after: string | null): SessionPage;
   session(host: string, key: string): SessionSummary | null;
   turns(host: string, key: string): Promise<Turn[]>;
+  transcript(host: string, key: string, limit: number, beforeSequence: number | null): Promise<TranscriptPage>;
+  events(host: string, key: string, filter: EventFilter): Promise<AtomMeta[]>;
   /** content for atoms this source returned, in the same order */
   content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]>;
   sessionsChanged(): AsyncIterableIterator<SessionChange>;

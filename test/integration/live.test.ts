@@ -24,14 +24,21 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const STREAM = `subscription($id: ID!, $cursor: Int) { sessionStream(sessionId: $id, cursor: $cursor) {
-  kind reset reason cursor generation atoms { uuid sequence content { ... on TextBlock { text } } } } }`;
+const STREAM = `subscription($id: ID!, $cursor: Int, $epoch: Int, $generation: Int) {
+  sessionStream(sessionId: $id, cursor: $cursor, epoch: $epoch, generation: $generation) {
+    kind reset reason cursor epoch generation atoms { uuid sequence content { ... on TextBlock { text } } } } }`;
+
+interface Fence {
+  cursor: number;
+  epoch?: number;
+  generation?: number;
+}
 
 /** Collects every frame of a sessionStream subscription. */
-function subscribe(cursor: number | null = null) {
+function subscribe(fence: Fence | null = null) {
   const frames: any[] = [];
   let failure: unknown = null;
-  const iterator = kernel.ws().iterate({ query: STREAM, variables: { id: 'test:live', cursor } });
+  const iterator = kernel.ws().iterate({ query: STREAM, variables: { id: 'test:live', ...fence } });
   const done = (async () => {
     for await (const result of iterator) {
       if (result.errors) throw new Error(JSON.stringify(result.errors));
@@ -95,13 +102,61 @@ describe('following a growing transcript', () => {
     await stream.stop();
   });
 
-  it('resumes from a cursor with only the atoms after it', async () => {
+  it('resumes from a cursor and its fences with only the atoms after it', async () => {
     appendFileSync(file, conversation(6).bytes);
     await until(async () => (await kernel.gql(`{ session(id: "test:live") { atomCount } }`)).data.session.atomCount === 7, '7 atoms');
-    const stream = subscribe(4);
+    const stream = subscribe({ cursor: 4, epoch: 0, generation: 0 });
     await until(() => stream.frames.length > 0, 'the first frame');
     expect(stream.frames[0]).toMatchObject({ kind: 'SNAPSHOT', reset: false, cursor: 7 });
     expect(stream.atoms().map((a: any) => a.sequence)).toEqual([5, 6, 7]);
+    await stream.stop();
+  });
+
+  it('answers a cursor without fences, a stale epoch or a cursor past the end with a reset snapshot naming why', async () => {
+    appendFileSync(file, conversation(3).bytes);
+    await until(async () => (await kernel.gql(`{ session(id: "test:live") { atomCount } }`)).data.session.atomCount === 4, '4 atoms');
+    for (const [fence, reason] of [
+      [{ cursor: 2 }, 'FENCE_MISSING'],
+      [{ cursor: 2, epoch: 5, generation: 0 }, 'EPOCH_MISMATCH'],
+      [{ cursor: 2, epoch: 0, generation: 3 }, 'GENERATION_MISMATCH'],
+      [{ cursor: 99, epoch: 0, generation: 0 }, 'SEQUENCE_RESET'],
+    ] as const) {
+      const stream = subscribe(fence);
+      await until(() => stream.frames.length > 0, `the first frame for ${reason}`);
+      expect(stream.frames[0]).toMatchObject({ kind: 'SNAPSHOT', reset: true, reason, cursor: 4, epoch: 0, generation: 0 });
+      expect(stream.atoms().map((a: any) => a.sequence)).toEqual([1, 2, 3, 4]);
+      await stream.stop();
+    }
+  });
+
+  it('resumes a dropped stream with exactly the atoms appended meanwhile', async () => {
+    const first = subscribe();
+    appendFileSync(file, conversation(4).bytes);
+    await until(() => first.atoms().length === 5, 'the first 5 atoms');
+    const last = first.frames[first.frames.length - 1];
+    await first.stop(); // the connection drops here
+    const more = conversation(9).bytes.subarray(conversation(4).bytes.length);
+    appendFileSync(file, more);
+    await until(async () => (await kernel.gql(`{ session(id: "test:live") { atomCount } }`)).data.session.atomCount === 10, '10 atoms');
+    const resumed = subscribe({ cursor: last.cursor, epoch: last.epoch, generation: last.generation });
+    await until(() => resumed.atoms().length === 5, 'the 5 atoms appended meanwhile');
+    await sleep(200);
+    expect(resumed.frames[0]).toMatchObject({ kind: 'SNAPSHOT', reset: false });
+    expect(resumed.atoms().map((a: any) => a.sequence)).toEqual([6, 7, 8, 9, 10]);
+    await resumed.stop();
+  });
+
+  it('sends a reset when a rewind starts a new branch from an earlier line', async () => {
+    appendFileSync(file, conversation(4).bytes);
+    const stream = subscribe();
+    await until(() => stream.atoms().length === 5, 'all 5 atoms').catch((err) => {
+      throw new Error(`${err.message}; frames: ${JSON.stringify(stream.frames.map((f: any) => [f.kind, f.cursor, f.atoms.map((a: any) => a.uuid)]))}`);
+    });
+    // The user rewound to x1 and asked again: a new branch from an earlier uuid.
+    appendFileSync(file, line(prompt('retry', 'x1', 'try that differently')));
+    const reset = await until(() => stream.frames.find((f: any) => f.reset), 'a reset frame');
+    expect(reset).toMatchObject({ kind: 'SNAPSHOT', reason: 'GENERATION_MISMATCH', generation: 1 });
+    expect(reset.atoms.map((a: any) => a.uuid)).toEqual(['u0', 'x1', 'retry']);
     await stream.stop();
   });
 
