@@ -10,6 +10,7 @@ import './types/session-list';
 import './types/session-change';
 import './types/stream';
 import './types/transcript';
+import './types/usage';
 import './types/kernel';
 
 export type { Context } from './builder';

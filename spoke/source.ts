@@ -9,6 +9,8 @@ import { SessionCatalog } from './transcripts/catalog';
 import { loadAtoms } from './transcripts/content';
 import type { TranscriptSession } from './transcripts/session';
 import { TranscriptTracker } from './transcripts/tracker';
+import { usageRows, type LedgerEntry, type UsageQuery, type UsageRow } from './usage/report';
+import { larger, record as recordUsage, totals, type MessageUsage, type UsageTotals } from './usage/usage';
 import { VERSION } from './version';
 
 // This machine's sessions, read from its Claude Code transcripts, served as a Source.
@@ -96,6 +98,34 @@ export class LocalSource implements Source {
   async events(host: string, key: string, filter: EventFilter): Promise<AtomMeta[]> {
     const session = await this.awake(host, key);
     return eventRows(session.activePath(), () => session.turns(), filter);
+  }
+
+  sessionUsage(host: string, key: string, includeSubagents: boolean): UsageTotals {
+    const session = this.require(host, key);
+    const ledger = new Map<string, MessageUsage>();
+    if (!includeSubagents) {
+      for (const message of session.usage.values()) recordUsage(ledger, message);
+      return totals(ledger.values());
+    }
+    for (const member of this.catalog.familyOf(session.key)) {
+      for (const message of member.usage.values()) recordUsage(ledger, message);
+      for (const message of member.subagentUsage.values()) recordUsage(ledger, message);
+    }
+    return totals(ledger.values());
+  }
+
+  usage(query: UsageQuery): UsageRow[] {
+    // One ledger across every session: a resumed file may repeat messages of an earlier one.
+    const ledger = new Map<string, LedgerEntry>();
+    for (const session of this.catalog.all()) {
+      for (const message of [...session.usage.values(), ...session.subagentUsage.values()]) {
+        const seen = ledger.get(message.key);
+        if (!seen || larger(seen.message, message) === message) {
+          ledger.set(message.key, { message, session: `${this.host.name}:${session.key}`, host: this.host.name });
+        }
+      }
+    }
+    return usageRows(ledger.values(), query);
   }
 
   async content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]> {

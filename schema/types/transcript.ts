@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { TranscriptPage } from '../../spoke/model/source';
 import { builder } from '../builder';
 import { parseSessionId } from '../ids';
+import { parseTime } from '../time';
 import { AtomRef, AtomTypeEnum, atomNode } from './atom';
 
 // Bounded reads of one session: pages walking back from the newest atom, and filtered events.
@@ -26,14 +27,6 @@ const TranscriptPageRef = builder.objectRef<PageNode>('TranscriptPage').implemen
 
 const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
-function parseSince(since: string | null | undefined): number | null {
-  if (since == null) return null;
-  const t = RFC3339.test(since) ? Date.parse(since) : NaN;
-  if (Number.isNaN(t)) throw badInput(`"since" must be an RFC 3339 time such as 2026-01-31T09:00:00Z, got "${since}"`);
-  return t;
-}
 
 builder.queryField('transcript', (t) =>
   t.field({
@@ -74,7 +67,7 @@ builder.queryField('events', (t) =>
       const rows = await source.events(host, key, {
         type: args.type ?? null,
         turnAnchor,
-        since: parseSince(args.since),
+        since: parseTime('since', args.since),
         afterSequence: args.afterSequence ?? null,
         limit: args.limit ?? 200,
       });

@@ -1,3 +1,5 @@
+import type { UsageQuery, UsageRow } from '../usage/report';
+import type { UsageTotals } from '../usage/usage';
 import type { Atom, ContentBlock, AtomMeta, HostInfo, KernelInfo, SessionSummary, Turn } from './types';
 
 // The seam between the API and whatever holds sessions. The schema calls a Source and nothing
@@ -78,6 +80,9 @@ export interface Source {
   turns(host: string, key: string): Promise<Turn[]>;
   transcript(host: string, key: string, limit: number, beforeSequence: number | null): Promise<TranscriptPage>;
   events(host: string, key: string, filter: EventFilter): Promise<AtomMeta[]>;
+  /** a session's API messages, each once; with its subagents' when asked */
+  sessionUsage(host: string, key: string, includeSubagents: boolean): UsageTotals;
+  usage(query: UsageQuery): UsageRow[];
   /** content for atoms this source returned, in the same order */
   content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]>;
   sessionsChanged(): AsyncIterableIterator<SessionChange>;

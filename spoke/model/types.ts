@@ -1,3 +1,5 @@
+import type { MessageUsage, UsageTotals } from '../usage/usage';
+
 // The substrate-neutral model: what a session is, whatever file format it was rebuilt from.
 // Times are epoch milliseconds; the API layer turns them into DateTime values.
 
@@ -39,6 +41,8 @@ export interface AtomMeta {
   promptLine: string | null;
   /** true for the harness's own "[Request interrupted by user…]" line */
   interrupt: boolean;
+  /** assistant lines: the tokens of the API message this line belongs to, as this line reports them */
+  usage: MessageUsage | null;
   /** which file holds the line, and where */
   fsid: string;
   file: string;
@@ -70,6 +74,8 @@ export interface Turn {
   interrupted: boolean;
   atoms: AtomMeta[];
   segments: Segment[];
+  /** each API message of the turn counted once */
+  usage: UsageTotals;
 }
 
 export interface ParseError {

@@ -1,5 +1,5 @@
 import type { SessionSummary } from '../model/types';
-import type { CachedSession, IndexCache } from './index-cache';
+import { fromTuples, toTuple, type CachedSession, type IndexCache } from './index-cache';
 import { parseLine, type GraphRecord, type OtherRecord, type TranscriptRecord } from './record';
 import type { TranscriptPlace } from './paths';
 import { TranscriptSession } from './session';
@@ -241,10 +241,19 @@ export class SessionCatalog {
         parseErrors: s.parseErrors,
         files: [...s.files.values()],
         facts: s.sleeping ?? this.awakeFacts(s),
+        usage: [...s.usage.values()].map(toTuple),
+        subagentUsage: [...s.subagentUsage.values()].map(toTuple),
       });
     }
     const summaries = Object.fromEntries([...this.summaries].map(([project, map]) => [project, [...map]]));
     return { sessions, summaries };
+  }
+
+  /** A session and its subagents, depth first. */
+  familyOf(key: string): TranscriptSession[] {
+    const session = this.sessions.get(key);
+    if (!session) return [];
+    return [session, ...[...(this.children.get(key) ?? [])].flatMap((child) => this.familyOf(child))];
   }
 
   /** Brings back sessions from the index cache, asleep. */
@@ -264,6 +273,8 @@ export class SessionCatalog {
         recordTypes: new Map(Object.entries(c.recordTypes)),
         parseErrors: c.parseErrors,
         sleeping: c.facts,
+        usage: fromTuples(c.usage),
+        subagentUsage: fromTuples(c.subagentUsage),
       });
       for (const f of c.files) s.files.set(f.path, f);
       if (c.parentKey) this.link(s, c.parentKey);

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { moveAside, readFileIfPresent, writeFileAtomic } from '../store/atomic-file';
+import type { MessageUsage } from '../usage/usage';
 import { VERSION } from '../version';
 
 // What the index knew when the kernel last stopped: how far each file was read and the facts of
 // each session. A restart with nothing changed reads this instead of every transcript; a file
 // that grew is read from where it was left, and its sessions wake on demand.
 
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 
 const TranscriptFile = z.object({
   path: z.string(),
@@ -16,6 +17,8 @@ const TranscriptFile = z.object({
   lines: z.number(),
   rereads: z.number(),
 });
+
+const UsageTuple = z.tuple([z.string(), z.number(), z.string().nullable(), z.number(), z.number(), z.number(), z.number(), z.number(), z.number()]);
 
 const CachedSession = z.object({
   key: z.string(),
@@ -33,7 +36,12 @@ const CachedSession = z.object({
   parseErrors: z.array(z.object({ file: z.string(), line: z.number(), offset: z.number(), reason: z.string() })),
   files: z.array(TranscriptFile),
   facts: z.object({ atomCount: z.number(), turnCount: z.number(), startedAt: z.number(), name: z.string() }),
+  /** [key, t, model, input, output, cacheWrite, cacheWrite5m, cacheWrite1h, cacheRead] per API message */
+  usage: z.array(UsageTuple),
+  subagentUsage: z.array(UsageTuple),
 });
+
+const Header = z.object({ format: z.number(), loom: z.string(), root: z.string() });
 
 const IndexCache = z.object({
   format: z.literal(CACHE_FORMAT),
@@ -47,6 +55,18 @@ const IndexCache = z.object({
 
 export type IndexCache = z.infer<typeof IndexCache>;
 export type CachedSession = z.infer<typeof CachedSession>;
+type UsageTuple = z.infer<typeof UsageTuple>;
+
+export const toTuple = (u: MessageUsage): UsageTuple => [u.key, u.t, u.model, u.input, u.output, u.cacheWrite, u.cacheWrite5m, u.cacheWrite1h, u.cacheRead];
+
+export function fromTuples(tuples: UsageTuple[]): Map<string, MessageUsage> {
+  return new Map(
+    tuples.map(([key, t, model, input, output, cacheWrite, cacheWrite5m, cacheWrite1h, cacheRead]) => [
+      key,
+      { key, t, model, input, output, cacheWrite, cacheWrite5m, cacheWrite1h, cacheRead },
+    ]),
+  );
+}
 
 /**
  * The cache for this projects root, or null when there is none, it is for another root or
@@ -55,18 +75,21 @@ export type CachedSession = z.infer<typeof CachedSession>;
 export function loadIndexCache(path: string, root: string, log: (m: string) => void): IndexCache | null {
   const text = readFileIfPresent(path);
   if (text === null) return null;
-  let parsed;
+  let raw: unknown = null;
   try {
-    parsed = IndexCache.safeParse(JSON.parse(text));
+    raw = JSON.parse(text);
   } catch {
-    parsed = null;
+    // unreadable: moved aside below
   }
-  if (!parsed?.success) {
+  // Another format, Loom version or projects root is not damage: the cache is just not for us.
+  const header = Header.safeParse(raw);
+  if (header.success && (header.data.format !== CACHE_FORMAT || header.data.loom !== VERSION || header.data.root !== root)) return null;
+  const parsed = IndexCache.safeParse(raw);
+  if (!parsed.success) {
     const aside = moveAside(path);
     log(`the index cache ${path} could not be read; moved it to ${aside} and indexing from the transcripts`);
     return null;
   }
-  if (parsed.data.root !== root || parsed.data.loom !== VERSION) return null;
   return parsed.data;
 }
 

@@ -1,4 +1,5 @@
 import type { AtomMeta, AtomType, Author } from '../model/types';
+import type { MessageUsage } from '../usage/usage';
 import { deriveAuthor, isInterruptLine, promptLine } from './author';
 import { arr, obj, str, time, type Json } from './fields';
 import type { TranscriptPlace } from './paths';
@@ -53,6 +54,11 @@ export interface GraphRecord {
   gitBranch: string | null;
   /** read from subagent files only, where it names the parent session */
   sessionId: string | null;
+  /**
+   * A subagent's API message carried inside an `agent_progress` record of its parent: sometimes
+   * the only trace of that call (the subagent's own file may be gone), so it is counted too.
+   */
+  subagentUsage: MessageUsage | null;
 }
 
 export interface SummaryRecord { kind: 'summary'; leafUuid: string; text: string }
@@ -97,7 +103,18 @@ function readRecord(raw: unknown, place: LinePlace & { role: 'main' | 'subagent'
     cwd: isUser ? str(r.cwd) : null,
     gitBranch: isUser ? str(r.gitBranch) : null,
     sessionId: place.role === 'subagent' ? str(r.sessionId) : null,
+    subagentUsage: type === 'progress' ? readProgressUsage(r) : null,
   };
+}
+
+function readProgressUsage(r: Json): MessageUsage | null {
+  const data = obj(r.data);
+  if (data?.type !== 'agent_progress') return null;
+  const embedded = obj(data.message);
+  const message = obj(embedded?.message);
+  if (!embedded || !message || embedded.type !== 'assistant') return null;
+  const t = time(embedded.timestamp) ?? time(r.timestamp) ?? 0;
+  return readUsage(message, str(embedded.requestId), str(embedded.uuid) ?? '', t, str(message.model));
 }
 
 function readBoundary(r: Json): Boundary {
@@ -123,6 +140,7 @@ function readAtom(r: Json, type: string, uuid: string, place: LinePlace): AtomMe
     toolNames: null,
     promptLine: null,
     interrupt: false,
+    usage: null,
     fsid: place.fsid,
     file: place.file,
     offset: place.offset,
@@ -136,10 +154,31 @@ function readAtom(r: Json, type: string, uuid: string, place: LinePlace): AtomMe
     atom.model = str(message.model);
     atom.stopReason = str(message.stop_reason);
     readToolUses(atom, arr(message.content));
+    atom.usage = readUsage(message, str(r.requestId), uuid, atom.t, atom.model);
   } else if (type === 'user' && message) {
     readUserLine(atom, r, message.content);
   }
   return atom;
+}
+
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+
+function readUsage(message: Json, requestId: string | null, uuid: string, t: number, model: string | null): MessageUsage | null {
+  const usage = obj(message.usage);
+  if (!usage) return null;
+  const split = obj(usage.cache_creation);
+  const id = str(message.id);
+  return {
+    key: id && requestId ? `${id}:${requestId}` : uuid,
+    t,
+    model,
+    input: count(usage.input_tokens),
+    output: count(usage.output_tokens),
+    cacheWrite: count(usage.cache_creation_input_tokens),
+    cacheWrite5m: count(split?.ephemeral_5m_input_tokens),
+    cacheWrite1h: count(split?.ephemeral_1h_input_tokens),
+    cacheRead: count(usage.cache_read_input_tokens),
+  };
 }
 
 function readToolUses(atom: AtomMeta, content: unknown[] | null): void {

@@ -1,4 +1,5 @@
 import type { AtomMeta, Segment, Turn } from '../model/types';
+import { record, totals, type MessageUsage } from '../usage/usage';
 import { isOpenerAuthor } from './record';
 
 // Groups the active path into turns (trigger → end of the model's turn) and each turn into
@@ -11,7 +12,7 @@ import { isOpenerAuthor } from './record';
 
 const END_RECORDS = new Set(['turn_duration', 'stop_hook_summary']);
 
-interface OpenTurn extends Turn {
+interface OpenTurn extends Omit<Turn, 'usage'> {
   pending: Set<string>;
   /** the last non-system atom was an assistant atom with no pending tool call */
   settled: boolean;
@@ -94,7 +95,15 @@ function finish(turn: OpenTurn): Turn {
     interrupted: turn.interrupted,
     atoms: turn.atoms,
     segments: segmentsOf(turn.atoms),
+    usage: usageOf(turn.atoms),
   };
+}
+
+/** The turn's API messages, each counted once (its lines share one key). */
+function usageOf(atoms: AtomMeta[]) {
+  const ledger = new Map<string, MessageUsage>();
+  for (const atom of atoms) if (atom.usage) record(ledger, atom.usage);
+  return totals(ledger.values());
 }
 
 /** A segment starts at each input: the trigger and every prompt that arrived mid-turn. */
