@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,6 +22,7 @@ describe('usage over the real fixtures', () => {
 
   it.runIf(existsSync(CCUSAGE))('matches ccusage 20 day by day: the same tokens and the cost within 1%', async () => {
     // ccusage wants a Claude config dir holding projects/: give it one that points at the fixtures.
+    chmodSync(CCUSAGE, 0o755); // npm unpacks it without the execute bit; ccusage's wrapper sets it too
     const config = mkdtempSync(join(tmpdir(), 'loom-ccusage-'));
     symlinkSync(FIXTURES, join(config, 'projects'));
     const { stdout } = await run(CCUSAGE, ['daily', '--offline', '--json', '--timezone', 'UTC'], {
