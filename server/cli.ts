@@ -19,6 +19,11 @@ usage:
       print the link that opens the dashboard signed in
   loom token --rotate [--state DIR]
       make a new token and end every session opened with the old one
+  loom hooks install | uninstall | status [--state DIR]
+      add Loom's hook to Claude Code's settings.json (live state: working, needs you, idle…),
+      take it out again, or say whether it is there
+  loom hook <Event>
+      what the hook runs: reads Claude Code's hook JSON on stdin, appends it to the state dir
   loom --version
 `;
 
@@ -27,6 +32,7 @@ if (command === 'up') await (await import('./commands/up')).up(rest);
 else if (command === 'status') await (await import('./commands/status')).status(rest);
 else if (command === 'url') await (await import('./commands/url')).url(rest);
 else if (command === 'token') await (await import('./commands/token')).token(rest);
+else if (command === 'hooks') await (await import('./commands/hooks')).hooks(rest);
 else if (command === '--version' || command === '-v') process.stdout.write(`${VERSION}\n`);
 else if (!command || command === 'help' || command === '--help' || command === '-h') process.stdout.write(USAGE);
 else fail(`unknown command "${command}"\n\n${USAGE}`);

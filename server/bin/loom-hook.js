@@ -5,6 +5,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,128}$/;
 /** the fields of each event worth keeping: never the prompt text or tool input */
@@ -58,3 +59,6 @@ export function runHook(args) {
   }
   process.exitCode = 0;
 }
+
+// `loom hooks install` points Claude Code at this file directly: run when it is the program.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) runHook(process.argv.slice(2));

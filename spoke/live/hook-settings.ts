@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+// Loom's entries in Claude Code's settings.json `hooks`. Adding them keeps every other setting
+// and hook as it was and adds nothing twice; removing them takes out exactly what was added.
+// A Loom entry is recognised by its command, which runs Loom's hook script.
+
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Notification', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
+export const HOOK_SCRIPT = 'loom-hook.js';
+
+const HookCommand = z.looseObject({ type: z.string(), command: z.string().optional() });
+const MatcherGroup = z.looseObject({ matcher: z.string().optional(), hooks: z.array(HookCommand) });
+const Settings = z.looseObject({ hooks: z.record(z.string(), z.array(MatcherGroup)).optional() });
+type Settings = z.infer<typeof Settings>;
+
+export class SettingsError extends Error {}
+
+/** Parses settings.json text; refuses anything that is not a settings object, saying where. */
+export function parseSettings(text: string, path: string): Settings {
+  let raw: unknown;
+  try {
+    raw = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (err) {
+    throw new SettingsError(`${path} is not valid JSON (${(err as Error).message}); fix it first, Loom left it untouched`);
+  }
+  const parsed = Settings.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SettingsError(`${path}: ${issue.path.join('.') || '(top)'}: ${issue.message}; Loom left it untouched`);
+  }
+  return parsed.data;
+}
+
+const isLoom = (command: string | undefined): boolean => !!command && command.includes(HOOK_SCRIPT);
+
+/** The settings with Loom's hook for every event; `commandFor(event)` is the command to run. */
+export function withLoomHooks(settings: Settings, commandFor: (event: string) => string): Settings {
+  const hooks = { ...(settings.hooks ?? {}) };
+  for (const event of HOOK_EVENTS) {
+    const groups = hooks[event] ?? [];
+    if (groups.some((g) => g.hooks.some((h) => isLoom(h.command)))) continue;
+    hooks[event] = [...groups, { hooks: [{ type: 'command', command: commandFor(event) }] }];
+  }
+  return { ...settings, hooks };
+}
+
+/** The settings without any Loom hook; groups and events left empty by that go too. */
+export function withoutLoomHooks(settings: Settings): Settings {
+  if (!settings.hooks) return settings;
+  const hooks: Record<string, z.infer<typeof MatcherGroup>[]> = {};
+  for (const [event, groups] of Object.entries(settings.hooks)) {
+    const kept = groups
+      .map((g) => ({ ...g, hooks: g.hooks.filter((h) => !isLoom(h.command)) }))
+      .filter((g, i) => g.hooks.length > 0 || groups[i].hooks.length === 0);
+    if (kept.length > 0) hooks[event] = kept;
+  }
+  const { hooks: _, ...rest } = settings;
+  return Object.keys(hooks).length > 0 ? { ...rest, hooks } : rest;
+}
+
+/** Which events have Loom's hook. */
+export function loomHookEvents(settings: Settings): string[] {
+  return Object.entries(settings.hooks ?? {})
+    .filter(([, groups]) => groups.some((g) => g.hooks.some((h) => isLoom(h.command))))
+    .map(([event]) => event);
+}

@@ -1,0 +1,102 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+// `loom hooks` on a real settings.json, and the hook command Claude Code would run.
+
+const LOOM = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js');
+const run = promisify(execFile);
+let config: string;
+let state: string;
+
+beforeEach(() => {
+  config = mkdtempSync(join(tmpdir(), 'loom-claude-'));
+  state = mkdtempSync(join(tmpdir(), 'loom-hooks-state-'));
+});
+afterEach(() => {
+  rmSync(config, { recursive: true, force: true });
+  rmSync(state, { recursive: true, force: true });
+});
+
+const loom = (...args: string[]) => run(process.execPath, [LOOM, ...args, '--state', state], { env: { ...process.env, CLAUDE_CONFIG_DIR: config } });
+
+// Someone's own settings, formatted their way, with hooks of their own.
+const THEIRS = `{
+    "model": "opus",
+    "hooks": {
+        "Stop": [ { "matcher": "", "hooks": [ { "type": "command", "command": "say done" } ] } ],
+        "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "audit.sh" } ] } ]
+    },
+    "permissions": { "allow": ["Bash(ls:*)"] }
+}
+`;
+
+describe('loom hooks', () => {
+  it('installs next to existing hooks, once, and uninstalls back to the very same bytes', async () => {
+    const settings = join(config, 'settings.json');
+    writeFileSync(settings, THEIRS);
+    await loom('hooks', 'install');
+    const installed = JSON.parse(readFileSync(settings, 'utf8'));
+    expect(installed.model).toBe('opus');
+    expect(installed.permissions).toEqual({ allow: ['Bash(ls:*)'] });
+    expect(installed.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit.sh' }] }]);
+    expect(installed.hooks.Stop[0].hooks[0].command).toBe('say done');
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'Notification', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd']) {
+      expect(JSON.stringify(installed.hooks[event]), event).toContain('loom-hook.js');
+    }
+    expect(readdirSync(config).some((f) => f.startsWith('settings.json.loom-backup-'))).toBe(true);
+
+    const again = await loom('hooks', 'install');
+    expect(again.stdout).toMatch(/already/);
+    expect(JSON.parse(readFileSync(settings, 'utf8'))).toEqual(installed);
+    expect((await loom('hooks', 'status')).stdout).toMatch(/installed in .* for SessionStart, .*SessionEnd/);
+
+    await loom('hooks', 'uninstall');
+    expect(readFileSync(settings, 'utf8')).toBe(THEIRS);
+    expect((await loom('hooks', 'status')).stdout).toMatch(/not installed/);
+  });
+
+  it('removes only its own entries when the settings changed after install', async () => {
+    const settings = join(config, 'settings.json');
+    writeFileSync(settings, THEIRS);
+    await loom('hooks', 'install');
+    const changed = JSON.parse(readFileSync(settings, 'utf8'));
+    changed.theme = 'dark';
+    writeFileSync(settings, JSON.stringify(changed));
+    await loom('hooks', 'uninstall');
+    const after = JSON.parse(readFileSync(settings, 'utf8'));
+    expect(after).toEqual({ ...JSON.parse(THEIRS), theme: 'dark' });
+  });
+
+  it('refuses a settings.json that is not valid JSON and leaves it untouched', async () => {
+    const settings = join(config, 'settings.json');
+    writeFileSync(settings, '{ "model": "opus", ');
+    const result = await loom('hooks', 'install').catch((e) => e);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/settings\.json is not valid JSON .*left it untouched/);
+    expect(readFileSync(settings, 'utf8')).toBe('{ "model": "opus", ');
+  });
+
+  it('writes what Claude Code sends to the state dir when the installed command runs', async () => {
+    await loom('hooks', 'install');
+    const command = JSON.parse(readFileSync(join(config, 'settings.json'), 'utf8')).hooks.Notification[0].hooks[0].command;
+    const input = JSON.stringify({ session_id: 'abc', transcript_path: '/t/abc.jsonl', cwd: '/w', hook_event_name: 'Notification', message: 'Claude needs your permission to use Bash', prompt: 'secret' });
+    const result = spawnSync('sh', ['-c', command], { input, encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    const line = JSON.parse(readFileSync(join(state, 'states', 'abc.jsonl'), 'utf8'));
+    expect(line).toMatchObject({ event: 'Notification', session_id: 'abc', message: 'Claude needs your permission to use Bash' });
+    expect(line.prompt).toBeUndefined();
+  });
+
+  it('never fails Claude Code: garbage on stdin or an unwritable state dir still exit 0, and say why', () => {
+    const garbage = spawnSync(process.execPath, [LOOM, 'hook', 'Stop', '--state', state], { input: 'not json', encoding: 'utf8' });
+    expect(garbage.status).toBe(0);
+    expect(readFileSync(join(state, 'hook-errors.log'), 'utf8')).toMatch(/Stop: .*JSON/);
+    const nowhere = spawnSync(process.execPath, [LOOM, 'hook', 'Stop', '--state', '/proc/loom-cannot-write-here'], { input: '{"session_id":"x"}', encoding: 'utf8', timeout: 10_000 });
+    expect(nowhere.status).toBe(0);
+    expect(existsSync('/proc/loom-cannot-write-here')).toBe(false);
+  });
+});
