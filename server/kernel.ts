@@ -53,6 +53,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     projectsRoot: options.projectsRoot,
     host: options.hostName,
     cacheFile: join(options.stateDir, 'index-cache.json'),
+    liveDir: join(options.stateDir, 'states'),
     awakeLimit: options.awakeLimit,
     log,
   });

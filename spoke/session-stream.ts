@@ -17,6 +17,8 @@ export async function* streamSession(
   request: StreamRequest,
   wake: Pulse,
   load: (atoms: AtomMeta[]) => Promise<Atom[]>,
+  /** true once the session has ended (live state CLOSED) */
+  closed: () => boolean,
 ): AsyncGenerator<StreamFrame> {
   // The path grows while a frame's content loads: what a frame carries, its cursor and its
   // fences are all taken before anything is awaited.
@@ -51,6 +53,10 @@ export async function* streamSession(
       sent += next.length;
       yield await frame('DELTA', next, sent, null);
       continue; // more may be waiting beyond the frame limit
+    } else if (closed()) {
+      // The session ended and the client holds everything: say so, and end the stream.
+      yield await frame('STOPPED', [], sent, null);
+      return;
     }
     const { done } = await wake.next();
     if (done) return;

@@ -1,5 +1,7 @@
 import { hostname } from 'node:os';
 import { NotFoundError, type EventFilter, type TranscriptPage, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
+import { UNKNOWN_LIVE, type LiveState } from './live/hook-state';
+import { LiveStates } from './live/live-states';
 import { Pulse } from './model/pulse';
 import type { Atom, AtomMeta, ContentBlock, HostInfo, IndexingProgress, KernelInfo, SessionSummary, Turn } from './model/types';
 import { pageSessions } from './session-list';
@@ -25,6 +27,8 @@ export interface LocalSourceOptions {
   host?: string;
   /** how many sessions stay awake (graph in memory) beyond those being streamed */
   awakeLimit?: number;
+  /** where `loom hook` writes Claude Code's hook events (`<state>/states`); no live state without it */
+  liveDir?: string;
   log?: (message: string) => void;
 }
 
@@ -37,6 +41,7 @@ export class LocalSource implements Source {
   /** sessions that were visible at the last change, to tell ADDED from UPDATED */
   private readonly visible = new Set<string>();
   private readonly log: (message: string) => void;
+  private readonly live: LiveStates | null;
 
   constructor(readonly options: LocalSourceOptions) {
     this.host = { name: options.host ?? defaultHostName(), local: true };
@@ -47,14 +52,17 @@ export class LocalSource implements Source {
       changed: (keys) => this.changed(keys),
       log: this.log,
     });
+    this.live = options.liveDir ? new LiveStates(options.liveDir, (key) => this.changed([key]), this.log) : null;
   }
 
   /** Reads every transcript once, then follows them. Resolves when the first index is done. */
-  start(onProgress?: (progress: IndexingProgress) => void): Promise<void> {
-    return this.tracker.start(onProgress);
+  async start(onProgress?: (progress: IndexingProgress) => void): Promise<void> {
+    await this.live?.start();
+    await this.tracker.start(onProgress);
   }
 
   stop(): Promise<void> {
+    this.live?.stop();
     return this.tracker.stop();
   }
 
@@ -77,13 +85,13 @@ export class LocalSource implements Source {
 
   sessions(filter: SessionFilter, first: number, after: string | null): SessionPage {
     const all: SessionSummary[] = [];
-    for (const s of this.catalog.all()) if (this.isListed(s)) all.push(this.catalog.summary(s));
+    for (const s of this.catalog.all()) if (this.isListed(s)) all.push(this.summaryOf(s));
     return pageSessions(all, filter, first, after);
   }
 
   session(host: string, key: string): SessionSummary | null {
     const session = this.find(host, key);
-    return session ? this.catalog.summary(session) : null;
+    return session ? this.summaryOf(session) : null;
   }
 
   async turns(host: string, key: string): Promise<Turn[]> {
@@ -142,6 +150,7 @@ export class LocalSource implements Source {
     const pulse = new Pulse(() => this.listeners.delete(listener));
     this.listeners.add(listener);
     const { catalog, host } = this;
+    const summaryOf = (s: TranscriptSession) => this.summaryOf(s);
     async function* changes(): AsyncGenerator<SessionChange> {
       try {
         for await (const _ of pulse) {
@@ -149,7 +158,7 @@ export class LocalSource implements Source {
           pending.clear();
           for (const [key, kind] of batch) {
             const session = kind === 'REMOVED' ? undefined : catalog.get(key);
-            yield { kind, host: host.name, key, session: session ? catalog.summary(session) : null };
+            yield { kind, host: host.name, key, session: session ? summaryOf(session) : null };
           }
         }
       } finally {
@@ -174,10 +183,11 @@ export class LocalSource implements Source {
     this.listeners.add(listener);
     const load = (atoms: AtomMeta[]) => this.load(session, atoms);
     const wake = () => this.tracker.wake(session.key);
+    const closed = () => this.liveOf(session.key).state === 'CLOSED';
     async function* frames(): AsyncGenerator<StreamFrame> {
       try {
         await wake();
-        yield* streamSession(session, request, pulse, load);
+        yield* streamSession(session, request, pulse, load, closed);
       } finally {
         pulse.close();
       }
@@ -213,6 +223,14 @@ export class LocalSource implements Source {
       else this.visible.delete(key);
     }
     if (changes.size > 0) for (const listener of this.listeners) listener(changes);
+  }
+
+  private summaryOf(session: TranscriptSession): SessionSummary {
+    return { ...this.catalog.summary(session), live: this.liveOf(session.key) };
+  }
+
+  private liveOf(key: string): LiveState {
+    return this.live?.get(key) ?? UNKNOWN_LIVE;
   }
 
   private isListed(session: TranscriptSession): boolean {

@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import type { LiveState } from '../../spoke/live/hook-state';
 import type { ParseError, SessionSummary, TranscriptFile } from '../../spoke/model/types';
 import { builder } from '../builder';
 import { parseSessionId, sessionId } from '../ids';
@@ -27,6 +28,19 @@ const ParseErrorRef = builder.objectRef<ParseError>('ParseError').implement({
     line: t.exposeInt('line'),
     offset: t.exposeInt('offset', { description: 'byte offset of the line in the file' }),
     reason: t.exposeString('reason'),
+  }),
+});
+
+const LiveStateKindEnum = builder.enumType('LiveStateKind', {
+  description: "From Claude Code's hooks (`loom hooks install`). UNKNOWN: no hook was ever seen for the session; Loom never guesses from silence.",
+  values: ['WORKING', 'PERMISSION', 'COMPACTING', 'IDLE', 'CLOSED', 'UNKNOWN'] as const,
+});
+
+const LiveStateRef = builder.objectRef<LiveState>('LiveState').implement({
+  fields: (t) => ({
+    state: t.field({ type: LiveStateKindEnum, resolve: (l) => l.state }),
+    since: t.field({ type: 'DateTime', nullable: true, resolve: (l) => l.since }),
+    detail: t.exposeString('detail', { nullable: true, description: 'the permission request, the compaction trigger, why it ended…' }),
   }),
 });
 
@@ -69,6 +83,7 @@ SessionRef.implement({
       resolve: (s, _, { source }) => (s.parentKey ? source.session(s.host, s.parentKey) : null),
     }),
     parseErrors: t.field({ type: [ParseErrorRef], resolve: (s) => s.parseErrors }),
+    live: t.field({ type: LiveStateRef, resolve: (s) => s.live }),
   }),
 });
 

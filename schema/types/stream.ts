@@ -4,7 +4,7 @@ import { builder } from '../builder';
 import { parseSessionId, sessionId } from '../ids';
 import { AtomRef, atomNode } from './atom';
 
-const FrameKindEnum = builder.enumType('StreamFrameKind', { values: ['SNAPSHOT', 'DELTA'] as const });
+const FrameKindEnum = builder.enumType('StreamFrameKind', { values: ['SNAPSHOT', 'DELTA', 'STOPPED'] as const });
 const ResetReasonEnum = builder.enumType('ResetReason', {
   values: ['FENCE_MISSING', 'EPOCH_MISMATCH', 'GENERATION_MISMATCH', 'SEQUENCE_RESET'] as const,
 });

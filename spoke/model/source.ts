@@ -26,8 +26,9 @@ export type ResetReason = 'FENCE_MISSING' | 'EPOCH_MISMATCH' | 'GENERATION_MISMA
 export interface StreamFrame {
   host: string;
   key: string;
-  /** SNAPSHOT: the state to start from (replace what you hold when reset); DELTA: atoms after the cursor */
-  kind: 'SNAPSHOT' | 'DELTA';
+  /** SNAPSHOT: the state to start from (replace what you hold when reset); DELTA: atoms after the
+   * cursor; STOPPED: the session ended and nothing is left, the last frame */
+  kind: 'SNAPSHOT' | 'DELTA' | 'STOPPED';
   reset: boolean;
   reason: ResetReason | null;
   atoms: Atom[];

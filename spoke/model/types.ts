@@ -1,3 +1,4 @@
+import type { LiveState } from '../live/hook-state';
 import type { MessageUsage, UsageTotals } from '../usage/usage';
 
 // The substrate-neutral model: what a session is, whatever file format it was rebuilt from.
@@ -116,6 +117,8 @@ export interface SessionSummary {
   parseErrors: ParseError[];
   generation: number;
   epoch: number;
+  /** from Claude Code's hooks: UNKNOWN when none were seen */
+  live: LiveState;
 }
 
 export interface HostInfo {

@@ -94,7 +94,7 @@ export class SessionCatalog {
     this.dirty.add(key);
   }
 
-  summary(session: TranscriptSession): SessionSummary {
+  summary(session: TranscriptSession): Omit<SessionSummary, 'live'> {
     const facts = session.sleeping ?? this.awakeFacts(session);
     return {
       host: this.host,

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+// What a hook event says about a session. The hook writes Claude Code's event as it came; the
+// meaning is decided here, where it can change without touching anyone's settings.json.
+
+export type LiveStateKind = 'WORKING' | 'PERMISSION' | 'COMPACTING' | 'IDLE' | 'CLOSED' | 'UNKNOWN';
+
+export interface LiveState {
+  state: LiveStateKind;
+  /** epoch ms of the event that set the state; null when no hook was ever seen */
+  since: number | null;
+  /** the permission request, the compaction trigger, why the session ended… */
+  detail: string | null;
+}
+
+export const UNKNOWN_LIVE: LiveState = { state: 'UNKNOWN', since: null, detail: null };
+
+export const HookLine = z.looseObject({
+  t: z.string(),
+  event: z.string(),
+  session_id: z.string(),
+  message: z.string().optional(),
+  notification_type: z.string().optional(),
+  trigger: z.string().optional(),
+  source: z.string().optional(),
+  reason: z.string().optional(),
+  loom_session: z.string().optional(),
+});
+export type HookLine = z.infer<typeof HookLine>;
+
+/** The state after this event, or null when the event changes nothing. */
+export function stateAfter(line: HookLine): LiveState | null {
+  const since = Date.parse(line.t);
+  const at = (state: LiveStateKind, detail: string | null = null): LiveState => ({ state, since: Number.isNaN(since) ? null : since, detail });
+  switch (line.event) {
+    case 'UserPromptSubmit':
+      return at('WORKING');
+    case 'PreCompact':
+      return at('COMPACTING', line.trigger ?? null);
+    case 'Stop':
+      return at('IDLE');
+    case 'SessionStart':
+      return at('IDLE', line.source ?? null);
+    case 'SessionEnd':
+      return at('CLOSED', line.reason ?? null);
+    case 'Notification':
+      // Claude Code notifies for a permission prompt, and when it has waited a while for input.
+      if (line.notification_type === 'permission_prompt' || /permission/i.test(line.message ?? '')) return at('PERMISSION', line.message ?? null);
+      if (line.notification_type === 'idle_prompt' || /waiting for your input/i.test(line.message ?? '')) return at('IDLE', line.message ?? null);
+      return null;
+    default:
+      // SubagentStop: a subagent finished; its parent is still at work.
+      return null;
+  }
+}

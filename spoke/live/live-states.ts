@@ -1,0 +1,87 @@
+import { mkdirSync, readdirSync, watch, type FSWatcher } from 'node:fs';
+import { basename, join } from 'node:path';
+import { FileTail } from '../transcripts/tail';
+import { HookLine, stateAfter, UNKNOWN_LIVE, type LiveState } from './hook-state';
+
+// Follows `<state>/states/<session_id>.jsonl`, the lines `loom hook` appends, and keeps each
+// session's current live state. The files are small and only ever appended to.
+
+const RECHECK_MS = 80;
+
+export class LiveStates {
+  private readonly states = new Map<string, LiveState>();
+  private readonly tails = new Map<string, FileTail>();
+  private readonly reading = new Map<string, Promise<void>>();
+  private watcher: FSWatcher | null = null;
+  private timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly changed: (sessionId: string) => void,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  get(sessionId: string): LiveState {
+    return this.states.get(sessionId) ?? UNKNOWN_LIVE;
+  }
+
+  async start(): Promise<void> {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.watcher = watch(this.dir, { persistent: false }, (_event, name) => {
+      if (!name?.endsWith('.jsonl')) return;
+      const path = join(this.dir, name);
+      void this.read(path);
+      clearTimeout(this.timers.get(path));
+      this.timers.set(path, setTimeout(() => void this.read(path), RECHECK_MS));
+    });
+    this.watcher.on('error', (err) => this.log(`watching ${this.dir}: ${err.message}`));
+    for (const name of readdirSync(this.dir)) if (name.endsWith('.jsonl')) await this.read(join(this.dir, name));
+  }
+
+  stop(): void {
+    this.watcher?.close();
+    for (const timer of this.timers.values()) clearTimeout(timer);
+  }
+
+  /** One reader per file; a read requested meanwhile runs after it. */
+  private read(path: string): Promise<void> {
+    const previous = this.reading.get(path) ?? Promise.resolve();
+    const next = previous.then(() => this.readOnce(path));
+    this.reading.set(path, next);
+    return next;
+  }
+
+  private async readOnce(path: string): Promise<void> {
+    const sessionId = basename(path, '.jsonl');
+    let tail = this.tails.get(path);
+    if (!tail) {
+      tail = new FileTail(path);
+      this.tails.set(path, tail);
+    }
+    let latest: LiveState | null = null;
+    try {
+      await tail.read({
+        restart: () => this.states.delete(sessionId),
+        line: (line) => {
+          const parsed = HookLine.safeParse(safeJson(line.text));
+          if (!parsed.success) return this.log(`${path}:${line.number}: not a hook line; skipped`);
+          latest = stateAfter(parsed.data) ?? latest;
+        },
+      });
+    } catch (err) {
+      this.log(`error reading ${path}: ${(err as Error).message}`);
+    }
+    if (latest) {
+      this.states.set(sessionId, latest);
+      this.changed(sessionId);
+    }
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

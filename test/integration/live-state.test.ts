@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestKernel, type TestKernel } from '../helpers/kernel';
+import { assistant, line, prompt, say } from '../helpers/records';
+import { until } from '../helpers/wait';
+
+// Claude Code's hook events, through the real `loom hook` command, into a running kernel.
+
+const LOOM = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js');
+let root: string;
+let kernel: TestKernel;
+
+beforeEach(async () => {
+  root = mkdtempSync(join(tmpdir(), 'loom-livestate-'));
+  mkdirSync(join(root, '-home-dev-demo'));
+  writeFileSync(join(root, '-home-dev-demo', 's1.jsonl'), line(prompt('p1', null, 'deploy it')) + line(assistant('a1', 'p1', [say('on it')], 'end_turn')));
+  writeFileSync(join(root, '-home-dev-demo', 'quiet.jsonl'), line(prompt('q1', null, 'no hooks here')));
+  kernel = await startTestKernel(root);
+});
+afterEach(async () => {
+  await kernel.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function hook(event: string, fields: object = {}): void {
+  const input = JSON.stringify({ session_id: 's1', transcript_path: join(root, '-home-dev-demo', 's1.jsonl'), cwd: '/home/dev/demo', hook_event_name: event, ...fields });
+  const result = spawnSync(process.execPath, [LOOM, 'hook', event, '--state', kernel.stateDir], { input, encoding: 'utf8' });
+  expect(result.status).toBe(0);
+}
+
+const liveOf = async (key: string) => (await kernel.gql(`{ session(id: "test:${key}") { live { state since detail } } }`)).data.session.live;
+
+describe('live state from hooks', () => {
+  it('follows a session from working to needing permission to idle, live over sessionsChanged', async () => {
+    expect(await liveOf('quiet')).toEqual({ state: 'UNKNOWN', since: null, detail: null });
+    const seen: string[] = [];
+    const iterator = kernel.ws().iterate({ query: 'subscription { sessionsChanged { sessionId session { live { state } } } }' });
+    const consume = (async () => {
+      for await (const r of iterator) if (r.data) seen.push((r.data as any).sessionsChanged.session.live.state);
+    })();
+    hook('UserPromptSubmit');
+    await until(async () => (await liveOf('s1')).state === 'WORKING', 'WORKING');
+    hook('Notification', { message: 'Claude needs your permission to use Bash', notification_type: 'permission_prompt' });
+    const blocked = await until(async () => {
+      const live = await liveOf('s1');
+      return live.state === 'PERMISSION' && live;
+    }, 'PERMISSION');
+    expect(blocked.detail).toBe('Claude needs your permission to use Bash');
+    hook('Stop');
+    await until(async () => (await liveOf('s1')).state === 'IDLE', 'IDLE');
+    await until(() => seen.includes('IDLE'), 'IDLE on sessionsChanged');
+    expect(seen).toContain('PERMISSION');
+    await iterator.return?.();
+    await consume;
+  });
+
+  it('ends a stream with a STOPPED frame once the session is closed and nothing is left', async () => {
+    const frames: any[] = [];
+    const iterator = kernel.ws().iterate({ query: 'subscription { sessionStream(sessionId: "test:s1") { kind cursor atoms { sequence } } }' });
+    const consume = (async () => {
+      for await (const r of iterator) frames.push((r.data as any).sessionStream);
+    })();
+    await until(() => frames.length > 0, 'the snapshot');
+    hook('SessionEnd', { reason: 'exit' });
+    await consume; // the stream completes on its own
+    expect(frames.map((f) => f.kind)).toEqual(['SNAPSHOT', 'STOPPED']);
+    expect(frames[1]).toEqual({ kind: 'STOPPED', cursor: 2, atoms: [] });
+    expect(await liveOf('s1')).toMatchObject({ state: 'CLOSED', detail: 'exit' });
+  });
+});
