@@ -14,11 +14,18 @@ export async function status(argv: string[]): Promise<void> {
     if (values.json) process.stdout.write(`${JSON.stringify({ running: false, stateDir })}\n`);
     return fail(`no kernel is running on ${stateDir}; start one with: loom up`);
   }
+  let token: string;
+  try {
+    token = readToken(stateDir);
+  } catch (err) {
+    return fail(`cannot read the token in ${stateDir}: ${(err as Error).message}`);
+  }
   const res = await fetch(new URL('graphql', claim.url), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', [TOKEN_HEADER]: readToken(stateDir) },
+    headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
     body: JSON.stringify({ query: '{ kernel { version host { name } projectsRoot sessionCount indexing { filesDone filesTotal bytesDone bytesTotal done } } }' }),
   }).catch((err: Error) => fail(`the kernel (pid ${claim.pid}) did not answer on port ${claim.port}: ${err.message}`));
+  if (!res.ok) return fail(`the kernel refused the request (${res.status}): ${(await res.text()).trim()}`);
   const body = (await res.json()) as { data?: { kernel: any }; errors?: { message: string }[] };
   if (!body.data) return fail(`the kernel answered with an error: ${body.errors?.[0]?.message ?? res.status}`);
   const k = body.data.kernel;
