@@ -12,7 +12,8 @@ import { loadAtoms } from './transcripts/content';
 import type { TranscriptSession } from './transcripts/session';
 import { TranscriptTracker } from './transcripts/tracker';
 import { usageRows, type LedgerEntry, type UsageQuery, type UsageRow } from './usage/report';
-import { larger, record as recordUsage, totals, type MessageUsage, type UsageTotals } from './usage/usage';
+import type { LedgerRow } from './usage/ledger';
+import { larger, totals, type UsageTotals } from './usage/usage';
 import { VERSION } from './version';
 
 // This machine's sessions, read from its Claude Code transcripts, served as a Source.
@@ -110,26 +111,25 @@ export class LocalSource implements Source {
 
   sessionUsage(host: string, key: string, includeSubagents: boolean): UsageTotals {
     const session = this.require(host, key);
-    const ledger = new Map<string, MessageUsage>();
-    if (!includeSubagents) {
-      for (const message of session.usage.values()) recordUsage(ledger, message);
-      return totals(ledger.values());
-    }
+    if (!includeSubagents) return totals(session.usage.entries());
+    const ledger = new Map<number, LedgerRow>();
     for (const member of this.catalog.familyOf(session.key)) {
-      for (const message of member.usage.values()) recordUsage(ledger, message);
-      for (const message of member.subagentUsage.values()) recordUsage(ledger, message);
+      for (const message of [...member.usage.entries(), ...member.subagentUsage.entries()]) {
+        const seen = ledger.get(message.id);
+        ledger.set(message.id, seen ? larger(seen, message) : message);
+      }
     }
     return totals(ledger.values());
   }
 
   usage(query: UsageQuery): UsageRow[] {
     // One ledger across every session: a resumed file may repeat messages of an earlier one.
-    const ledger = new Map<string, LedgerEntry>();
+    const ledger = new Map<number, LedgerEntry>();
     for (const session of this.catalog.all()) {
-      for (const message of [...session.usage.values(), ...session.subagentUsage.values()]) {
-        const seen = ledger.get(message.key);
+      for (const message of [...session.usage.entries(), ...session.subagentUsage.entries()]) {
+        const seen = ledger.get(message.id);
         if (!seen || larger(seen.message, message) === message) {
-          ledger.set(message.key, { message, session: `${this.host.name}:${session.key}`, host: this.host.name });
+          ledger.set(message.id, { message, session: `${this.host.name}:${session.key}`, host: this.host.name });
         }
       }
     }

@@ -1,5 +1,6 @@
 import type { SessionSummary } from '../model/types';
-import { fromTuples, toTuple, type CachedSession, type IndexCache } from './index-cache';
+import { MessageLedger } from '../usage/ledger';
+import type { CachedSession, IndexCache } from './index-cache';
 import { parseLine, type GraphRecord, type OtherRecord, type TranscriptRecord } from './record';
 import type { TranscriptPlace } from './paths';
 import { TranscriptSession } from './session';
@@ -241,8 +242,8 @@ export class SessionCatalog {
         parseErrors: s.parseErrors,
         files: [...s.files.values()],
         facts: s.sleeping ?? this.awakeFacts(s),
-        usage: [...s.usage.values()].map(toTuple),
-        subagentUsage: [...s.subagentUsage.values()].map(toTuple),
+        usage: s.usage.pack(),
+        subagentUsage: s.subagentUsage.pack(),
       });
     }
     const summaries = Object.fromEntries([...this.summaries].map(([project, map]) => [project, [...map]]));
@@ -273,8 +274,8 @@ export class SessionCatalog {
         recordTypes: new Map(Object.entries(c.recordTypes)),
         parseErrors: c.parseErrors,
         sleeping: c.facts,
-        usage: fromTuples(c.usage),
-        subagentUsage: fromTuples(c.subagentUsage),
+        usage: MessageLedger.unpack(c.usage),
+        subagentUsage: MessageLedger.unpack(c.subagentUsage),
       });
       for (const f of c.files) s.files.set(f.path, f);
       if (c.parentKey) this.link(s, c.parentKey);

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { moveAside, readFileIfPresent, writeFileAtomic } from '../store/atomic-file';
-import type { MessageUsage } from '../usage/usage';
 import { VERSION } from '../version';
 
 // What the index knew when the kernel last stopped: how far each file was read and the facts of
 // each session. A restart with nothing changed reads this instead of every transcript; a file
 // that grew is read from where it was left, and its sessions wake on demand.
 
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 
 const TranscriptFile = z.object({
   path: z.string(),
@@ -18,7 +17,8 @@ const TranscriptFile = z.object({
   rereads: z.number(),
 });
 
-const UsageTuple = z.tuple([z.string(), z.number(), z.string().nullable(), z.number(), z.number(), z.number(), z.number(), z.number(), z.number()]);
+/** a MessageLedger packed: model names, and the rows as base64 of a Float64Array */
+const PackedLedger = z.object({ models: z.array(z.string().nullable()), data: z.string() });
 
 const CachedSession = z.object({
   key: z.string(),
@@ -36,9 +36,8 @@ const CachedSession = z.object({
   parseErrors: z.array(z.object({ file: z.string(), line: z.number(), offset: z.number(), reason: z.string() })),
   files: z.array(TranscriptFile),
   facts: z.object({ atomCount: z.number(), turnCount: z.number(), startedAt: z.number(), name: z.string() }),
-  /** [key, t, model, input, output, cacheWrite, cacheWrite5m, cacheWrite1h, cacheRead] per API message */
-  usage: z.array(UsageTuple),
-  subagentUsage: z.array(UsageTuple),
+  usage: PackedLedger,
+  subagentUsage: PackedLedger,
 });
 
 const Header = z.object({ format: z.number(), loom: z.string(), root: z.string() });
@@ -55,19 +54,6 @@ const IndexCache = z.object({
 
 export type IndexCache = z.infer<typeof IndexCache>;
 export type CachedSession = z.infer<typeof CachedSession>;
-type UsageTuple = z.infer<typeof UsageTuple>;
-
-export const toTuple = (u: MessageUsage): UsageTuple => [u.key, u.t, u.model, u.input, u.output, u.cacheWrite, u.cacheWrite5m, u.cacheWrite1h, u.cacheRead];
-
-export function fromTuples(tuples: UsageTuple[]): Map<string, MessageUsage> {
-  return new Map(
-    tuples.map(([key, t, model, input, output, cacheWrite, cacheWrite5m, cacheWrite1h, cacheRead]) => [
-      key,
-      { key, t, model, input, output, cacheWrite, cacheWrite5m, cacheWrite1h, cacheRead },
-    ]),
-  );
-}
-
 /**
  * The cache for this projects root, or null when there is none, it is for another root or
  * another Loom version (the index format may differ), or it is unreadable (then moved aside).

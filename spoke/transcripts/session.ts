@@ -2,7 +2,7 @@ import type { AtomMeta, FileRole, ParseError, TranscriptFile, Turn } from '../mo
 import type { GraphRecord, TitleRecord } from './record';
 import { RecordGraph } from './record-graph';
 import { buildTurns } from './turns';
-import { record as recordUsage, type MessageUsage } from '../usage/usage';
+import { MessageLedger } from '../usage/ledger';
 
 // One session as rebuilt from its transcript file(s): the graph of its lines, its active path
 // (numbered atoms), and the header facts lists show. Turns are derived on demand and cached.
@@ -27,9 +27,9 @@ export class TranscriptSession {
   recordTypes = new Map<string, number>();
   models = new Set<string>();
   /** every API message in the session's files (rewound branches too: they were billed), once each */
-  usage = new Map<string, MessageUsage>();
+  usage = new MessageLedger();
   /** subagents' API messages seen inside this session's progress records */
-  subagentUsage = new Map<string, MessageUsage>();
+  subagentUsage = new MessageLedger();
   parentKey: string | null = null;
   cwd: string | null = null;
   gitBranch: string | null = null;
@@ -74,10 +74,10 @@ export class TranscriptSession {
     this.version++;
     if (record.cwd) this.cwd = record.cwd;
     if (record.gitBranch) this.gitBranch = record.gitBranch;
-    if (record.subagentUsage) recordUsage(this.subagentUsage, record.subagentUsage);
+    if (record.subagentUsage) this.subagentUsage.add(record.subagentUsage);
     const atom = record.atom;
     if (!atom) return;
-    if (atom.usage) recordUsage(this.usage, atom.usage);
+    if (atom.usage) this.usage.add(atom.usage);
     if (atom.t > this.updatedAt) this.updatedAt = atom.t;
     if (atom.model && atom.model !== '<synthetic>') this.models.add(atom.model);
     if (this.pathStale) return;
@@ -170,8 +170,8 @@ export class TranscriptSession {
     this.parseErrors = [];
     this.recordTypes = new Map();
     this.models = new Set();
-    this.usage = new Map();
-    this.subagentUsage = new Map();
+    this.usage = new MessageLedger();
+    this.subagentUsage = new MessageLedger();
   }
 
   endWaking(): void {

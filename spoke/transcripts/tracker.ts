@@ -49,6 +49,8 @@ export class TranscriptTracker {
   private watcher: FSWatcher | null = null;
   private stopped = false;
   private saveTimer: NodeJS.Timeout | null = null;
+  /** something changed since the cache was last written (a restart with nothing new writes nothing) */
+  private cacheStale = true;
 
   constructor(
     readonly root: string,
@@ -85,7 +87,7 @@ export class TranscriptTracker {
       onProgress?.(this.progress);
     }
     this.progress.done = true;
-    this.saveCache();
+    if (this.cacheStale) this.saveCache();
     onProgress?.(this.progress);
   }
 
@@ -96,7 +98,7 @@ export class TranscriptTracker {
     await this.watcher?.close();
     for (const file of this.files.values()) file.watcher?.close();
     await Promise.all([...this.files.values()].map((f) => f.reading));
-    if (this.progress.done) this.saveCache();
+    if (this.progress.done && this.cacheStale) this.saveCache();
   }
 
   /** Makes sure a session is awake (its graph in memory), reading its files again if it slept. */
@@ -206,6 +208,7 @@ export class TranscriptTracker {
   private announce(): void {
     const changed = this.catalog.takeDirty();
     if (changed.length === 0) return;
+    this.cacheStale = true;
     this.options.changed(changed);
     if (this.progress.done && !this.saveTimer && this.options.cacheFile) {
       this.saveTimer = setTimeout(() => {
@@ -244,12 +247,14 @@ export class TranscriptTracker {
     const cache = loadIndexCache(this.options.cacheFile, this.root, this.options.log);
     if (!cache) return unchanged;
     this.catalog.restore(cache);
+    this.cacheStale = false;
     const onDisk = new Map(found.map((f) => [f.path, f]));
     for (const state of cache.files) {
       const file = this.track(state.path);
       const now = onDisk.get(state.path);
       if (!file || !now) {
         this.catalog.forgetFile(state.path);
+        this.cacheStale = true;
         continue;
       }
       file.tail.resume(state);
@@ -268,6 +273,7 @@ export class TranscriptTracker {
         return state ? [{ path: f.path, ...state }] : [];
       });
       saveIndexCache(this.options.cacheFile, { root: this.root, files, ...this.catalog.snapshot() });
+      this.cacheStale = false;
     } catch (err) {
       this.options.log(`could not save the index cache ${this.options.cacheFile}: ${(err as Error).message}`);
     }

@@ -1,5 +1,6 @@
 import { BadInputError } from '../model/source';
-import { totals, type MessageUsage, type UsageTotals } from './usage';
+import type { LedgerRow } from './ledger';
+import { totals, type UsageTotals } from './usage';
 
 // Usage across sessions, grouped by day, session, model or host.
 
@@ -19,7 +20,7 @@ export interface UsageRow extends UsageTotals {
 }
 
 export interface LedgerEntry {
-  message: MessageUsage;
+  message: LedgerRow;
   /** host-qualified session id */
   session: string;
   host: string;
@@ -27,7 +28,7 @@ export interface LedgerEntry {
 
 export function usageRows(entries: Iterable<LedgerEntry>, query: UsageQuery): UsageRow[] {
   const keyOf = grouping(query);
-  const groups = new Map<string, MessageUsage[]>();
+  const groups = new Map<string, LedgerRow[]>();
   for (const entry of entries) {
     const t = entry.message.t;
     if ((query.since !== null && t < query.since) || (query.until !== null && t >= query.until)) continue;

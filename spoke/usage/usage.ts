@@ -46,10 +46,13 @@ const PER_TOKEN = 1 / 1_000_000;
 export const tokenTotal = (t: Tokens): number => t.input + t.output + t.cacheWrite + t.cacheRead;
 
 /** Of two copies of one message, the one to count. */
-export const larger = (a: MessageUsage, b: MessageUsage): MessageUsage => (tokenTotal(b) > tokenTotal(a) ? b : a);
+export const larger = <T extends Tokens>(a: T, b: T): T => (tokenTotal(b) > tokenTotal(a) ? b : a);
+
+/** Tokens of one API message and the model that produced them. */
+export type Priced = Tokens & { model: string | null };
 
 /** A message's cost in USD, or null when its model has no price. */
-export function costOf(message: MessageUsage): number | null {
+export function costOf(message: Priced): number | null {
   if (tokenTotal(message) === 0) return 0;
   const rates = message.model ? RATES[message.model] : undefined;
   if (!rates) return null;
@@ -69,7 +72,7 @@ export function costOf(message: MessageUsage): number | null {
 export const hasPrice = (model: string): boolean => model in RATES;
 
 /** Sums messages (already counted once each). The cost survives only if every part has one. */
-export function totals(messages: Iterable<MessageUsage>): UsageTotals {
+export function totals(messages: Iterable<Priced>): UsageTotals {
   const sum: UsageTotals = { input: 0, output: 0, cacheWrite: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0, cost: 0, costStatus: 'ESTIMATED', costSource: 'CATALOG' };
   for (const m of messages) {
     sum.input += m.input;
