@@ -11,7 +11,7 @@ import { fail } from './fail';
 // Install backs the file up first and keeps its original bytes, so uninstall can give back the
 // very same file when nothing else changed meanwhile.
 
-const HOOK_SCRIPT_PATH = new URL('../bin/loom-hook.js', import.meta.url).pathname;
+export const HOOK_SCRIPT_PATH = new URL('../bin/loom-hook.sh', import.meta.url).pathname;
 
 const settingsPath = (): string => join(process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'), 'settings.json');
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -37,7 +37,7 @@ export async function hooks(argv: string[]): Promise<void> {
 function install(path: string, stateDir: string): void {
   const text = readFileIfPresent(path);
   const settings = parseSettings(text ?? '', path);
-  const command = (event: string) => `${quote(process.execPath)} ${quote(HOOK_SCRIPT_PATH)} ${event} --state ${quote(stateDir)}`;
+  const command = (event: string) => `sh ${quote(HOOK_SCRIPT_PATH)} ${event} ${quote(stateDir)}`;
   const next = withLoomHooks(settings, command);
   if (isDeepStrictEqual(next, settings)) {
     process.stdout.write(`Loom's hooks are already in ${path}\n`);

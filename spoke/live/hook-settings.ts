@@ -5,7 +5,7 @@ import { z } from 'zod';
 // A Loom entry is recognised by its command, which runs Loom's hook script.
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Notification', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
-export const HOOK_SCRIPT = 'loom-hook.js';
+export const HOOK_SCRIPT = 'loom-hook.sh';
 
 const HookCommand = z.looseObject({ type: z.string(), command: z.string().optional() });
 const MatcherGroup = z.looseObject({ matcher: z.string().optional(), hooks: z.array(HookCommand) });

@@ -15,38 +15,43 @@ export interface LiveState {
 
 export const UNKNOWN_LIVE: LiveState = { state: 'UNKNOWN', since: null, detail: null };
 
-export const HookLine = z.looseObject({
+/** A line of `<state>/states/<session>.jsonl` as server/bin/loom-hook.sh writes it. */
+export const HookLine = z.object({
   t: z.string(),
   event: z.string(),
-  session_id: z.string(),
-  message: z.string().optional(),
-  notification_type: z.string().optional(),
-  trigger: z.string().optional(),
-  source: z.string().optional(),
-  reason: z.string().optional(),
-  loom_session: z.string().optional(),
+  loom_session: z.string().nullable(),
+  /** Claude Code's hook input, minus the prompt */
+  input: z.looseObject({
+    session_id: z.string(),
+    message: z.string().optional(),
+    notification_type: z.string().optional(),
+    trigger: z.string().optional(),
+    source: z.string().optional(),
+    reason: z.string().optional(),
+  }),
 });
 export type HookLine = z.infer<typeof HookLine>;
 
 /** The state after this event, or null when the event changes nothing. */
 export function stateAfter(line: HookLine): LiveState | null {
   const since = Date.parse(line.t);
+  const input = line.input;
   const at = (state: LiveStateKind, detail: string | null = null): LiveState => ({ state, since: Number.isNaN(since) ? null : since, detail });
   switch (line.event) {
     case 'UserPromptSubmit':
       return at('WORKING');
     case 'PreCompact':
-      return at('COMPACTING', line.trigger ?? null);
+      return at('COMPACTING', input.trigger ?? null);
     case 'Stop':
       return at('IDLE');
     case 'SessionStart':
-      return at('IDLE', line.source ?? null);
+      return at('IDLE', input.source ?? null);
     case 'SessionEnd':
-      return at('CLOSED', line.reason ?? null);
+      return at('CLOSED', input.reason ?? null);
     case 'Notification':
       // Claude Code notifies for a permission prompt, and when it has waited a while for input.
-      if (line.notification_type === 'permission_prompt' || /permission/i.test(line.message ?? '')) return at('PERMISSION', line.message ?? null);
-      if (line.notification_type === 'idle_prompt' || /waiting for your input/i.test(line.message ?? '')) return at('IDLE', line.message ?? null);
+      if (input.notification_type === 'permission_prompt' || /permission/i.test(input.message ?? '')) return at('PERMISSION', input.message ?? null);
+      if (input.notification_type === 'idle_prompt' || /waiting for your input/i.test(input.message ?? '')) return at('IDLE', input.message ?? null);
       return null;
     default:
       // SubagentStop: a subagent finished; its parent is still at work.

@@ -45,7 +45,7 @@ describe('loom hooks', () => {
     expect(installed.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit.sh' }] }]);
     expect(installed.hooks.Stop[0].hooks[0].command).toBe('say done');
     for (const event of ['SessionStart', 'UserPromptSubmit', 'Notification', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd']) {
-      expect(JSON.stringify(installed.hooks[event]), event).toContain('loom-hook.js');
+      expect(JSON.stringify(installed.hooks[event]), event).toContain('loom-hook.sh');
     }
     expect(readdirSync(config).some((f) => f.startsWith('settings.json.loom-backup-'))).toBe(true);
 
@@ -83,18 +83,22 @@ describe('loom hooks', () => {
   it('writes what Claude Code sends to the state dir when the installed command runs', async () => {
     await loom('hooks', 'install');
     const command = JSON.parse(readFileSync(join(config, 'settings.json'), 'utf8')).hooks.Notification[0].hooks[0].command;
-    const input = JSON.stringify({ session_id: 'abc', transcript_path: '/t/abc.jsonl', cwd: '/w', hook_event_name: 'Notification', message: 'Claude needs your permission to use Bash', prompt: 'secret' });
+    const input = JSON.stringify({ session_id: 'abc', transcript_path: '/t/abc.jsonl', cwd: '/w', hook_event_name: 'Notification', message: 'Claude needs your permission to use Bash', prompt: 'a "secret" \\ prompt' });
     const result = spawnSync('sh', ['-c', command], { input, encoding: 'utf8' });
     expect(result.status).toBe(0);
     const line = JSON.parse(readFileSync(join(state, 'states', 'abc.jsonl'), 'utf8'));
-    expect(line).toMatchObject({ event: 'Notification', session_id: 'abc', message: 'Claude needs your permission to use Bash' });
-    expect(line.prompt).toBeUndefined();
+    expect(line).toMatchObject({ event: 'Notification', loom_session: null, input: { session_id: 'abc', message: 'Claude needs your permission to use Bash' } });
+    expect(line.input.prompt).toBeNull(); // the prompt stays in the transcript only
+    expect(Date.parse(line.t)).not.toBeNaN();
   });
 
   it('never fails Claude Code: garbage on stdin or an unwritable state dir still exit 0, and say why', () => {
     const garbage = spawnSync(process.execPath, [LOOM, 'hook', 'Stop', '--state', state], { input: 'not json', encoding: 'utf8' });
     expect(garbage.status).toBe(0);
-    expect(readFileSync(join(state, 'hook-errors.log'), 'utf8')).toMatch(/Stop: .*JSON/);
+    expect(readFileSync(join(state, 'hook-errors.log'), 'utf8')).toMatch(/Stop: hook input is not a JSON object/);
+    const noSession = spawnSync(process.execPath, [LOOM, 'hook', 'Stop', '--state', state], { input: '{"session_id":"../escape"}', encoding: 'utf8' });
+    expect(noSession.status).toBe(0);
+    expect(readFileSync(join(state, 'hook-errors.log'), 'utf8')).toMatch(/no usable session_id/);
     const nowhere = spawnSync(process.execPath, [LOOM, 'hook', 'Stop', '--state', '/proc/loom-cannot-write-here'], { input: '{"session_id":"x"}', encoding: 'utf8', timeout: 10_000 });
     expect(nowhere.status).toBe(0);
     expect(existsSync('/proc/loom-cannot-write-here')).toBe(false);

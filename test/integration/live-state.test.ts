@@ -7,9 +7,10 @@ import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
 import { until } from '../helpers/wait';
 
-// Claude Code's hook events, through the real `loom hook` command, into a running kernel.
+// Claude Code's hook events, through the real hook script, into a running kernel.
 
-const LOOM = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js');
+// What `loom hooks install` puts in settings.json: the shell hook, run directly.
+const HOOK = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom-hook.sh');
 let root: string;
 let kernel: TestKernel;
 
@@ -27,7 +28,7 @@ afterEach(async () => {
 
 function hook(event: string, fields: object = {}): void {
   const input = JSON.stringify({ session_id: 's1', transcript_path: join(root, '-home-dev-demo', 's1.jsonl'), cwd: '/home/dev/demo', hook_event_name: event, ...fields });
-  const result = spawnSync(process.execPath, [LOOM, 'hook', event, '--state', kernel.stateDir], { input, encoding: 'utf8' });
+  const result = spawnSync('sh', [HOOK, event, kernel.stateDir], { input, encoding: 'utf8' });
   expect(result.status).toBe(0);
 }
 
