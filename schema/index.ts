@@ -11,6 +11,7 @@ import './types/session-change';
 import './types/stream';
 import './types/transcript';
 import './types/usage';
+import './types/goal';
 import './types/kernel';
 
 export type { Context } from './builder';

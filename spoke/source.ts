@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { NotFoundError, type EventFilter, type TranscriptPage, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
+import { NotFoundError, type EventFilter, type Feed, type FeedChange, type TranscriptPage, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
+import { withLive, type Goal } from './goals/judge';
 import { UNKNOWN_LIVE, type LiveState } from './live/hook-state';
 import { LiveStates } from './live/live-states';
 import { Pulse } from './model/pulse';
@@ -107,6 +108,55 @@ export class LocalSource implements Source {
   async events(host: string, key: string, filter: EventFilter): Promise<AtomMeta[]> {
     const session = await this.awake(host, key);
     return eventRows(session.activePath(), () => session.turns(), filter);
+  }
+
+  goals(host: string, key: string): Goal[] {
+    const session = this.require(host, key);
+    return withLive(session.goals(), this.liveOf(session.key));
+  }
+
+  feed(hosts: string[] | null, since: number | null): Feed {
+    const feed: Feed = { working: [], blocked: [], completed: [] };
+    if (hosts && !hosts.includes(this.host.name)) return feed;
+    const column = { WORKING: feed.working, BLOCKED: feed.blocked, COMPLETED: feed.completed };
+    for (const session of this.catalog.all()) {
+      if (!this.isListed(session)) continue;
+      for (const goal of withLive(session.goals(), this.liveOf(session.key))) {
+        if (since === null || goal.updatedAt >= since) column[goal.rolledUpStatus].push({ host: this.host.name, key: session.key, goal });
+      }
+    }
+    for (const list of Object.values(column)) list.sort((a, b) => b.goal.updatedAt - a.goal.updatedAt);
+    return feed;
+  }
+
+  feedChanged(): AsyncIterableIterator<FeedChange> {
+    const pending = new Set<string>();
+    const listener = (changes: Map<string, ChangeKind>) => {
+      for (const key of changes.keys()) pending.add(key);
+      pulse.notify();
+    };
+    const pulse = new Pulse(() => this.listeners.delete(listener));
+    this.listeners.add(listener);
+    const goalsOf = (key: string): FeedChange | null => {
+      const session = this.catalog.get(key);
+      if (!session || !this.isListed(session)) return null;
+      return { host: this.host.name, key, goals: withLive(session.goals(), this.liveOf(key)) };
+    };
+    async function* changes(): AsyncGenerator<FeedChange> {
+      try {
+        for await (const _ of pulse) {
+          const keys = [...pending];
+          pending.clear();
+          for (const key of keys) {
+            const change = goalsOf(key);
+            if (change) yield change;
+          }
+        }
+      } finally {
+        pulse.close();
+      }
+    }
+    return changes();
   }
 
   sessionUsage(host: string, key: string, includeSubagents: boolean): UsageTotals {

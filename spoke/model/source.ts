@@ -1,3 +1,4 @@
+import type { Goal } from '../goals/judge';
 import type { UsageQuery, UsageRow } from '../usage/report';
 import type { UsageTotals } from '../usage/usage';
 import type { Atom, ContentBlock, AtomMeta, HostInfo, KernelInfo, SessionSummary, Turn } from './types';
@@ -73,6 +74,27 @@ export interface EventFilter {
   limit: number;
 }
 
+/** A goal and the session it belongs to. */
+export interface GoalRef {
+  host: string;
+  key: string;
+  goal: Goal;
+}
+
+/** Top-level goals in three columns by rolled-up status, newest first. */
+export interface Feed {
+  working: GoalRef[];
+  blocked: GoalRef[];
+  completed: GoalRef[];
+}
+
+/** A session's goals changed: here they are now. */
+export interface FeedChange {
+  host: string;
+  key: string;
+  goals: Goal[];
+}
+
 export interface Source {
   kernel(): KernelInfo;
   hosts(): HostInfo[];
@@ -83,6 +105,10 @@ export interface Source {
   events(host: string, key: string, filter: EventFilter): Promise<AtomMeta[]>;
   /** a session's API messages, each once; with its subagents' when asked */
   sessionUsage(host: string, key: string, includeSubagents: boolean): UsageTotals;
+  /** a session's goals, oldest first, with the live state applied */
+  goals(host: string, key: string): Goal[];
+  feed(hosts: string[] | null, since: number | null): Feed;
+  feedChanged(): AsyncIterableIterator<FeedChange>;
   usage(query: UsageQuery): UsageRow[];
   /** content for atoms this source returned, in the same order */
   content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]>;

@@ -44,6 +44,8 @@ export interface AtomMeta {
   interrupt: boolean;
   /** assistant lines: the tokens of the API message this line belongs to, as this line reports them */
   usage: MessageUsage | null;
+  /** assistant lines: the tool calls goals are made of (questions, plans, todo lists, subagents) */
+  goalTools: GoalTool[] | null;
   /** which file holds the line, and where */
   fsid: string;
   file: string;
@@ -55,6 +57,10 @@ export interface AtomMeta {
 export interface Atom extends AtomMeta {
   content: ContentBlock[];
 }
+
+export type GoalTool =
+  | { id: string; kind: 'QUESTION' | 'PLAN_APPROVAL' | 'SUBAGENT'; text: string }
+  | { id: string; kind: 'TODOS'; text: string; todos: { content: string; status: string }[] };
 
 export interface Segment {
   index: number;

@@ -6,7 +6,7 @@ import { VERSION } from '../version';
 // each session. A restart with nothing changed reads this instead of every transcript; a file
 // that grew is read from where it was left, and its sessions wake on demand.
 
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
 
 const TranscriptFile = z.object({
   path: z.string(),
@@ -19,6 +19,20 @@ const TranscriptFile = z.object({
 
 /** a MessageLedger packed: model names, and the rows as base64 of a Float64Array */
 const PackedLedger = z.object({ models: z.array(z.string().nullable()), data: z.string() });
+
+const Status = z.enum(['WORKING', 'BLOCKED', 'COMPLETED']);
+const GoalSchema = z.object({
+  anchor: z.string(),
+  title: z.string(),
+  origin: z.enum(['human', 'sdk', 'system', 'peer']),
+  status: Status,
+  rolledUpStatus: Status,
+  block: z.object({ kind: z.enum(['PERMISSION', 'QUESTION', 'PLAN_APPROVAL', 'ERROR']), text: z.string() }).nullable(),
+  outcome: z.enum(['COMPLETED', 'INTERRUPTED']).nullable(),
+  openedAt: z.number(),
+  updatedAt: z.number(),
+  children: z.array(z.object({ key: z.string(), kind: z.enum(['TODO', 'SUBAGENT']), title: z.string(), status: Status })),
+});
 
 const CachedSession = z.object({
   key: z.string(),
@@ -35,7 +49,7 @@ const CachedSession = z.object({
   recordTypes: z.record(z.string(), z.number()),
   parseErrors: z.array(z.object({ file: z.string(), line: z.number(), offset: z.number(), reason: z.string() })),
   files: z.array(TranscriptFile),
-  facts: z.object({ atomCount: z.number(), turnCount: z.number(), startedAt: z.number(), name: z.string() }),
+  facts: z.object({ atomCount: z.number(), turnCount: z.number(), startedAt: z.number(), name: z.string(), goals: z.array(GoalSchema) }),
   usage: PackedLedger,
   subagentUsage: PackedLedger,
 });

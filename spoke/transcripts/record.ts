@@ -1,4 +1,4 @@
-import type { AtomMeta, AtomType, Author } from '../model/types';
+import type { AtomMeta, AtomType, Author, GoalTool } from '../model/types';
 import type { MessageUsage } from '../usage/usage';
 import { deriveAuthor, isInterruptLine, promptLine } from './author';
 import { arr, obj, str, time, type Json } from './fields';
@@ -141,6 +141,7 @@ function readAtom(r: Json, type: string, uuid: string, place: LinePlace): AtomMe
     promptLine: null,
     interrupt: false,
     usage: null,
+    goalTools: null,
     fsid: place.fsid,
     file: place.file,
     offset: place.offset,
@@ -188,10 +189,33 @@ function readToolUses(atom: AtomMeta, content: unknown[] | null): void {
     if (b?.type !== 'tool_use') continue;
     const id = str(b.id);
     if (!id) continue;
+    const name = str(b.name) ?? 'unknown';
     (atom.toolUses ??= []).push(id);
-    (atom.toolNames ??= {})[id] = str(b.name) ?? 'unknown';
+    (atom.toolNames ??= {})[id] = name;
+    const goalTool = readGoalTool(id, name, obj(b.input));
+    if (goalTool) (atom.goalTools ??= []).push(goalTool);
   }
 }
+
+// The few tool calls goals are made of, kept small at index time so a goal never needs the
+// transcript read again: questions and plans wait on a person, todo lists and subagents are
+// the ask's parts.
+function readGoalTool(id: string, name: string, input: Json | null): GoalTool | null {
+  if (name === 'AskUserQuestion') {
+    const first = obj(arr(input?.questions)?.[0]);
+    return { id, kind: 'QUESTION', text: clipText(str(first?.question) ?? str(input?.question) ?? '') };
+  }
+  if (name === 'ExitPlanMode') return { id, kind: 'PLAN_APPROVAL', text: clipText(firstLine(str(input?.plan) ?? '')) };
+  if (name === 'Task' || name === 'Agent') return { id, kind: 'SUBAGENT', text: clipText(str(input?.description) ?? str(input?.subagent_type) ?? 'subagent') };
+  if (name === 'TodoWrite') {
+    const todos = (arr(input?.todos) ?? []).map(obj).filter((t) => t !== null);
+    return { id, kind: 'TODOS', text: '', todos: todos.map((t) => ({ content: clipText(str(t.content) ?? ''), status: str(t.status) ?? 'pending' })) };
+  }
+  return null;
+}
+
+const firstLine = (text: string): string => text.split('\n').find((l) => l.trim() !== '')?.replace(/^#+\s*/, '').trim() ?? '';
+const clipText = (text: string): string => (text.length > 300 ? `${text.slice(0, 299)}…` : text);
 
 function readUserLine(atom: AtomMeta, r: Json, content: unknown): void {
   let text: string | null = null;

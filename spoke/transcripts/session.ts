@@ -2,6 +2,7 @@ import type { AtomMeta, FileRole, ParseError, TranscriptFile, Turn } from '../mo
 import type { GraphRecord, TitleRecord } from './record';
 import { RecordGraph } from './record-graph';
 import { buildTurns } from './turns';
+import { judgeGoals, type Goal } from '../goals/judge';
 import { MessageLedger } from '../usage/ledger';
 
 // One session as rebuilt from its transcript file(s): the graph of its lines, its active path
@@ -19,6 +20,8 @@ export interface SleepFacts {
   turnCount: number;
   startedAt: number;
   name: string;
+  /** as the transcript shows them (live state is applied when read) */
+  goals: Goal[];
 }
 
 export class TranscriptSession {
@@ -52,6 +55,7 @@ export class TranscriptSession {
   private pathStale = false;
   private turnCache: { version: number; turns: Turn[] } | null = null;
   private toolCache: { version: number; names: Map<string, string> } | null = null;
+  private goalCache: { version: number; goals: Goal[] } | null = null;
 
   constructor(
     readonly key: string,
@@ -139,6 +143,14 @@ export class TranscriptSession {
     return this.turnCache.turns;
   }
 
+  /** The session's goals as its transcript shows them, asleep or awake. */
+  goals(): Goal[] {
+    if (this.sleeping) return this.sleeping.goals;
+    const turns = this.turns();
+    if (this.goalCache?.version !== this.version) this.goalCache = { version: this.version, goals: judgeGoals(turns) };
+    return this.goalCache.goals;
+  }
+
   /** Tool names by tool_use id over the active path, to pair each result with its call. */
   toolNames(): Map<string, string> {
     const path = this.activePath();
@@ -154,11 +166,12 @@ export class TranscriptSession {
   sleep(name: string): void {
     if (this.sleeping) return;
     const path = this.activePath();
-    this.sleeping = { atomCount: path.length, turnCount: this.turns().length, startedAt: path[0]?.t ?? 0, name };
+    this.sleeping = { atomCount: path.length, turnCount: this.turns().length, startedAt: path[0]?.t ?? 0, name, goals: this.goals() };
     this.graph = new RecordGraph();
     this.path = [];
     this.turnCache = null;
     this.toolCache = null;
+    this.goalCache = null;
   }
 
   /** Starts reading the files again from scratch; the same lines rebuild the same state. */

@@ -1,0 +1,146 @@
+import { GraphQLError } from 'graphql';
+import type { Goal } from '../../spoke/goals/judge';
+import type { Feed, FeedChange, GoalRef } from '../../spoke/model/source';
+import { builder } from '../builder';
+import { sessionId } from '../ids';
+import { parseTime } from '../time';
+import { AtomRef, atomNode } from './atom';
+import { SessionRef } from './session';
+
+// Goals: every ask (a turn a human, an SDK caller or a peer opened), whether it needs its person,
+// and the feed that puts them in three columns.
+
+const GoalStatusEnum = builder.enumType('GoalStatus', { values: ['WORKING', 'BLOCKED', 'COMPLETED'] as const });
+const BlockKindEnum = builder.enumType('BlockKind', { values: ['PERMISSION', 'QUESTION', 'PLAN_APPROVAL', 'ERROR'] as const });
+const OutcomeEnum = builder.enumType('GoalOutcome', { values: ['COMPLETED', 'INTERRUPTED'] as const });
+const OriginEnum = builder.enumType('GoalOrigin', {
+  values: { HUMAN: { value: 'human' }, SDK: { value: 'sdk' }, PEER: { value: 'peer' }, SYSTEM: { value: 'system' } } as const,
+});
+const ChildKindEnum = builder.enumType('ChildGoalKind', { values: ['TODO', 'SUBAGENT'] as const });
+
+/** `host:sessionKey/anchor`: a goal's key is its session's key and the uuid of the prompt that opened it. */
+const goalId = (ref: GoalRef) => `${ref.host}:${ref.key}/${ref.goal.anchor}`;
+
+const BlockRef = builder.objectRef<NonNullable<Goal['block']>>('GoalBlock').implement({
+  fields: (t) => ({
+    kind: t.field({ type: BlockKindEnum, resolve: (b) => b.kind }),
+    text: t.exposeString('text', { description: 'the question, the plan, the tool awaiting permission' }),
+  }),
+});
+
+interface ChildNode {
+  ref: GoalRef;
+  child: Goal['children'][number];
+}
+
+const ChildGoalRef = builder.objectRef<ChildNode>('ChildGoal').implement({
+  description: 'A part of a goal: an item of its latest todo list, or a subagent it launched.',
+  fields: (t) => ({
+    id: t.id({ resolve: (c) => `${goalId(c.ref)}/${c.child.key}` }),
+    kind: t.field({ type: ChildKindEnum, resolve: (c) => c.child.kind }),
+    title: t.string({ resolve: (c) => c.child.title }),
+    status: t.field({ type: GoalStatusEnum, resolve: (c) => c.child.status }),
+  }),
+});
+
+const GoalRefType = builder.objectRef<GoalRef>('Goal');
+
+/** The turn a goal is, read from its session (waking it when asleep). */
+async function turnOf(ref: GoalRef, source: import('../../spoke/model/source').Source) {
+  return (await source.turns(ref.host, ref.key)).find((t) => t.trigger?.uuid === ref.goal.anchor) ?? null;
+}
+
+GoalRefType.implement({
+  description: 'An ask: a turn opened by a person, an SDK caller or a peer, and whether it needs its person.',
+  fields: (t) => ({
+    id: t.id({ resolve: goalId }),
+    title: t.string({ resolve: (r) => r.goal.title }),
+    status: t.field({ type: GoalStatusEnum, resolve: (r) => r.goal.status }),
+    rolledUpStatus: t.field({ type: GoalStatusEnum, description: 'BLOCKED if any part is; COMPLETED when it and every part are', resolve: (r) => r.goal.rolledUpStatus }),
+    block: t.field({ type: BlockRef, nullable: true, resolve: (r) => r.goal.block }),
+    outcome: t.field({ type: OutcomeEnum, nullable: true, resolve: (r) => r.goal.outcome }),
+    origin: t.field({ type: OriginEnum, resolve: (r) => r.goal.origin }),
+    openedAt: t.field({ type: 'DateTime', resolve: (r) => r.goal.openedAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.goal.updatedAt }),
+    children: t.field({ type: [ChildGoalRef], resolve: (r) => r.goal.children.map((child) => ({ ref: r, child })) }),
+    session: t.field({ type: SessionRef, nullable: true, resolve: (r, _, { source }) => source.session(r.host, r.key) }),
+    anchor: t.field({
+      type: AtomRef,
+      nullable: true,
+      description: 'the prompt that opened the goal',
+      resolve: async (r, _, { source }) => {
+        const trigger = (await turnOf(r, source))?.trigger;
+        return trigger ? atomNode(r.host, r.key)(trigger) : null;
+      },
+    }),
+    trail: t.field({
+      type: [TrailRef],
+      description: "the goal's turn split at its inputs, oldest first",
+      resolve: async (r, _, { source }) => ((await turnOf(r, source))?.segments ?? []).map((segment) => ({ ref: r, segment })),
+    }),
+  }),
+});
+
+interface TrailNode {
+  ref: GoalRef;
+  segment: import('../../spoke/model/types').Segment;
+}
+
+const TrailRef = builder.objectRef<TrailNode>('GoalTrailStep').implement({
+  fields: (t) => ({
+    index: t.int({ resolve: (s) => s.segment.index }),
+    input: t.field({ type: AtomRef, nullable: true, resolve: (s) => (s.segment.input ? atomNode(s.ref.host, s.ref.key)(s.segment.input) : null) }),
+    t: t.field({ type: 'DateTime', resolve: (s) => s.segment.t }),
+    end: t.field({ type: 'DateTime', resolve: (s) => s.segment.end }),
+    atomCount: t.int({ resolve: (s) => s.segment.atomCount }),
+  }),
+});
+
+const FeedRef = builder.objectRef<Feed>('Feed').implement({
+  description: 'Top-level goals in three columns by rolled-up status, newest first.',
+  fields: (t) => ({
+    working: t.field({ type: [GoalRefType], resolve: (f) => f.working }),
+    blocked: t.field({ type: [GoalRefType], description: 'the goals that need you', resolve: (f) => f.blocked }),
+    completed: t.field({ type: [GoalRefType], resolve: (f) => f.completed }),
+  }),
+});
+
+const FeedChangeRef = builder.objectRef<FeedChange>('FeedChange').implement({
+  description: "A session's goals changed; these are all of them now.",
+  fields: (t) => ({
+    sessionId: t.id({ resolve: (c) => sessionId(c.host, c.key) }),
+    goals: t.field({ type: [GoalRefType], resolve: (c) => c.goals.map((goal) => ({ host: c.host, key: c.key, goal })) }),
+  }),
+});
+
+builder.objectField(SessionRef, 'goals', (t) =>
+  t.field({ type: [GoalRefType], description: "the session's asks, oldest first", resolve: (s, _, { source }) => source.goals(s.host, s.key).map((goal) => ({ host: s.host, key: s.key, goal })) }),
+);
+
+builder.queryField('feed', (t) =>
+  t.field({
+    type: FeedRef,
+    args: { hosts: t.arg.stringList({ description: 'only these hosts' }), since: t.arg.string({ description: 'RFC 3339; goals active since' }) },
+    resolve: (_, args, { source }) => source.feed(args.hosts ?? null, parseTime('since', args.since)),
+  }),
+);
+
+builder.queryField('goal', (t) =>
+  t.field({
+    type: GoalRefType,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_, { id }, { source }) => {
+      const match = /^([^:]+):([^:/]+)\/([^:/]+)$/.exec(String(id));
+      if (!match) throw new GraphQLError(`"${id}" is not a goal id; goal ids look like "host:sessionKey/promptUuid"`, { extensions: { code: 'BAD_USER_INPUT' } });
+      const [, host, key, anchor] = match;
+      if (!source.session(host, key)) return null;
+      const goal = source.goals(host, key).find((g) => g.anchor === anchor);
+      return goal ? { host, key, goal } : null;
+    },
+  }),
+);
+
+builder.subscriptionField('feedChanged', (t) =>
+  t.field({ type: FeedChangeRef, subscribe: (_, __, { source }) => source.feedChanged(), resolve: (change) => change }),
+);

@@ -1,0 +1,109 @@
+import type { LiveState } from '../live/hook-state';
+import type { Author, GoalTool, Turn } from '../model/types';
+
+// The deterministic judge: what each ask in a session is, and whether it needs its person.
+// A goal is a turn opened by a human, an SDK caller or a peer. It is BLOCKED when something
+// only a person can answer is waiting (the floor: a live permission prompt, an unanswered
+// AskUserQuestion or ExitPlanMode, an API error that stopped the turn); only the answer clears
+// it. Otherwise COMPLETED once the turn ended (outcome INTERRUPTED when the user stopped it),
+// else WORKING. Its parts are the latest todo list of the turn and the subagents it launched.
+
+export type GoalStatus = 'WORKING' | 'BLOCKED' | 'COMPLETED';
+export type BlockKind = 'PERMISSION' | 'QUESTION' | 'PLAN_APPROVAL' | 'ERROR';
+
+export interface ChildGoal {
+  /** unique within its goal */
+  key: string;
+  kind: 'TODO' | 'SUBAGENT';
+  title: string;
+  status: GoalStatus;
+}
+
+export interface Goal {
+  /** the uuid of the prompt that opened it: stable across restarts and re-reads */
+  anchor: string;
+  title: string;
+  origin: Author['kind'];
+  status: GoalStatus;
+  /** BLOCKED when any part is, COMPLETED when it and every part are */
+  rolledUpStatus: GoalStatus;
+  block: { kind: BlockKind; text: string } | null;
+  outcome: 'COMPLETED' | 'INTERRUPTED' | null;
+  openedAt: number;
+  updatedAt: number;
+  children: ChildGoal[];
+}
+
+/** The goals the transcript alone shows, oldest first. */
+export function judgeGoals(turns: Turn[]): Goal[] {
+  return turns.filter((t) => t.trigger?.author && t.trigger.author.kind !== 'system').map(judge);
+}
+
+/**
+ * The goals with what the hooks say now: a live permission prompt blocks the newest goal of the
+ * session (it is asking for the turn at work) until the transcript moves on after it (the tool
+ * ran or was refused: the answer). Hook times have one-second resolution, so "after" means a
+ * later second. Kept apart from judgeGoals so the transcript part can be stored while the
+ * session sleeps and the live part applied when read.
+ */
+export function withLive(goals: Goal[], live: LiveState): Goal[] {
+  const last = goals[goals.length - 1];
+  if (!last || live.state !== 'PERMISSION') return goals;
+  if (live.since !== null && last.updatedAt >= live.since + 1000) return goals;
+  const block = { kind: 'PERMISSION' as const, text: live.detail ?? 'Claude Code is waiting for a permission' };
+  return [...goals.slice(0, -1), { ...last, status: 'BLOCKED', rolledUpStatus: 'BLOCKED', block, outcome: null }];
+}
+
+function judge(turn: Turn): Goal {
+  const trigger = turn.trigger!;
+  const waiting = new Map<string, GoalTool>();
+  const subagents = new Map<string, { title: string; done: boolean }>();
+  let todos: { content: string; status: string }[] = [];
+  let erred = false;
+  for (const atom of turn.atoms) {
+    for (const id of atom.toolResults ?? []) {
+      waiting.delete(id);
+      const subagent = subagents.get(id);
+      if (subagent) subagent.done = true;
+    }
+    if (atom.type !== 'assistant') continue;
+    // Claude Code writes a failed API call as a "<synthetic>" assistant line.
+    erred = atom.model === '<synthetic>';
+    for (const tool of atom.goalTools ?? []) {
+      if (tool.kind === 'QUESTION' || tool.kind === 'PLAN_APPROVAL') waiting.set(tool.id, tool);
+      else if (tool.kind === 'SUBAGENT') subagents.set(tool.id, { title: tool.text, done: false });
+      else if (tool.kind === 'TODOS') todos = tool.todos;
+    }
+  }
+  const block = blockOf([...waiting.values()], erred && !turn.ended);
+  const status: GoalStatus = block ? 'BLOCKED' : turn.ended ? 'COMPLETED' : 'WORKING';
+  const children: ChildGoal[] = [
+    ...todos.map((t, i) => ({ key: `todo-${i + 1}`, kind: 'TODO' as const, title: t.content, status: (t.status === 'completed' ? 'COMPLETED' : 'WORKING') as GoalStatus })),
+    ...[...subagents].map(([id, s]) => ({ key: `subagent-${id}`, kind: 'SUBAGENT' as const, title: s.title, status: (s.done ? 'COMPLETED' : 'WORKING') as GoalStatus })),
+  ];
+  return {
+    anchor: trigger.uuid,
+    title: trigger.promptLine ?? '',
+    origin: trigger.author!.kind,
+    status,
+    rolledUpStatus: rollUp(status, children),
+    block,
+    outcome: status === 'COMPLETED' ? (turn.interrupted ? 'INTERRUPTED' : 'COMPLETED') : null,
+    openedAt: turn.t,
+    updatedAt: turn.end,
+    children,
+  };
+}
+
+/** The hard-block floor the transcript shows: a question or plan waiting for its answer, an API error. */
+function blockOf(waiting: GoalTool[], erred: boolean): Goal['block'] {
+  const ask = waiting[waiting.length - 1];
+  if (ask) return { kind: ask.kind as BlockKind, text: ask.text };
+  if (erred) return { kind: 'ERROR', text: 'an API error stopped the turn' };
+  return null;
+}
+
+function rollUp(status: GoalStatus, children: ChildGoal[]): GoalStatus {
+  if (status === 'BLOCKED' || children.some((c) => c.status === 'BLOCKED')) return 'BLOCKED';
+  return status === 'COMPLETED' && children.every((c) => c.status === 'COMPLETED') ? 'COMPLETED' : 'WORKING';
+}

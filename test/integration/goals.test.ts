@@ -1,0 +1,113 @@
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { assistant, line, prompt, say, toolResult } from '../helpers/records';
+import { sleep, until } from '../helpers/wait';
+
+const HOOK = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom-hook.sh');
+const GOALS = `query($id: ID!) { session(id: $id) { goals { id title status rolledUpStatus outcome block { kind text }
+  children { kind title status } anchor { uuid } trail { index input { uuid } } } } }`;
+
+describe('goals over the real fixtures', () => {
+  let kernel: TestKernel;
+  beforeAll(async () => {
+    kernel = await startTestKernel(FIXTURES, { awakeLimit: 2 });
+  });
+  afterAll(() => kernel.close());
+
+  it('turns each ask into a goal, with its todo list and subagents as parts, asleep or awake', async () => {
+    const { data } = await kernel.gql(GOALS, { id: 'test:1af7fc5e-8455-4414-9ccd-011d40f70b2a' });
+    const [goal] = data.session.goals;
+    expect(goal.children.length).toBeGreaterThan(0);
+    expect(goal.children.every((c: any) => c.kind === 'TODO' && ['WORKING', 'COMPLETED'].includes(c.status))).toBe(true);
+    expect(goal.anchor.uuid).toBe(goal.id.split('/')[1]);
+    const subagents = (await kernel.gql(GOALS, { id: 'test:ef958aa1-0e93-49f0-bb71-150f63befcd1' })).data.session.goals.flatMap((g: any) => g.children);
+    expect(subagents).toContainEqual({ kind: 'SUBAGENT', title: 'Research Claude Code plan mode', status: 'COMPLETED' });
+  });
+
+  it('ends the goal of an interrupted turn with outcome INTERRUPTED', async () => {
+    const { data } = await kernel.gql(GOALS, { id: 'test:fed8ce56-bc79-401f-a83e-af084253362f' });
+    expect(data.session.goals.map((g: any) => g.outcome)).toContain('INTERRUPTED');
+  });
+
+  it('serves the feed in three columns, newest first, and a goal by id', async () => {
+    const { data } = await kernel.gql(`{ feed { working { id updatedAt } blocked { id } completed { id updatedAt } } }`);
+    expect(data.feed.completed.length).toBeGreaterThan(20);
+    const times = data.feed.completed.map((g: any) => Date.parse(g.updatedAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const id = data.feed.completed[0].id;
+    expect((await kernel.gql(`query($id: ID!) { goal(id: $id) { id } }`, { id })).data.goal).toEqual({ id });
+    const bad = await kernel.gql(`{ goal(id: "nope") { id } }`);
+    expect(bad.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const elsewhere = await kernel.gql(`{ feed(hosts: ["other"]) { completed { id } } }`);
+    expect(elsewhere.data.feed.completed).toEqual([]);
+  });
+});
+
+describe('blocks', () => {
+  let root: string;
+  let file: string;
+  let kernel: TestKernel;
+  const ask = (uuid: string, parent: string, name: string, input: object) => ({ ...assistant(uuid, parent, [{ type: 'tool_use', id: `t-${uuid}`, name, input }], 'tool_use') });
+
+  beforeEach(async () => {
+    root = mkdtempSync(join(tmpdir(), 'loom-goals-'));
+    mkdirSync(join(root, '-home-dev-demo'));
+    file = join(root, '-home-dev-demo', 'g1.jsonl');
+  });
+  afterEach(async () => {
+    await kernel.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('blocks on an unanswered question or plan, with its text, until the answer arrives', async () => {
+    writeFileSync(
+      file,
+      line(prompt('p1', null, 'plan the migration')) +
+        line(ask('a1', 'p1', 'ExitPlanMode', { plan: '# Plan: move to Postgres 17\n\n1. dump' })) +
+        line(toolResult('r1', 'a1', 't-a1')) +
+        line(ask('a2', 'r1', 'AskUserQuestion', { questions: [{ question: 'Keep the old replica running?', header: 'Replica' }] })),
+    );
+    kernel = await startTestKernel(root);
+    let goal = (await kernel.gql(GOALS, { id: 'test:g1' })).data.session.goals[0];
+    expect(goal).toMatchObject({ status: 'BLOCKED', rolledUpStatus: 'BLOCKED', block: { kind: 'QUESTION', text: 'Keep the old replica running?' } });
+    appendFileSync(file, line(toolResult('r2', 'a2', 't-a2')) + line(assistant('a3', 'r2', [say('done')], 'end_turn')));
+    goal = await until(async () => {
+      const g = (await kernel.gql(GOALS, { id: 'test:g1' })).data.session.goals[0];
+      return g.status === 'COMPLETED' && g;
+    }, 'the answer to complete the goal');
+    expect(goal).toMatchObject({ rolledUpStatus: 'COMPLETED', outcome: 'COMPLETED', block: null });
+  });
+
+  it('follows a permission prompt, its answer and the end of the turn on feedChanged: BLOCKED, WORKING, COMPLETED', async () => {
+    // Hook times and transcript times come from the same clock: write these lines at real times.
+    const now = <T extends object>(record: T): T => ({ ...record, timestamp: new Date().toISOString() });
+    writeFileSync(file, line(now(prompt('p1', null, 'delete the temp files'))) + line(now(ask('a1', 'p1', 'Bash', { command: 'rm -rf tmp' }))));
+    kernel = await startTestKernel(root);
+    const seen: string[] = [];
+    const iterator = kernel.ws().iterate({ query: 'subscription { feedChanged { sessionId goals { status block { kind text } } } }' });
+    const consume = (async () => {
+      for await (const r of iterator) seen.push((r.data as any).feedChanged.goals[0].status);
+    })();
+    const hook = (event: string, fields: object = {}) => {
+      const input = JSON.stringify({ session_id: 'g1', hook_event_name: event, ...fields });
+      expect(spawnSync('sh', [HOOK, event, kernel.stateDir], { input }).status).toBe(0);
+    };
+    await sleep(1000); // hook times have one-second resolution: the prompt must be older than the notification
+    hook('Notification', { message: 'Claude needs your permission to use Bash', notification_type: 'permission_prompt' });
+    await until(() => seen.includes('BLOCKED'), 'BLOCKED on feedChanged');
+    const blocked = (await kernel.gql(`{ feed { blocked { title block { kind text } } } }`)).data.feed.blocked;
+    expect(blocked).toEqual([{ title: 'delete the temp files', block: { kind: 'PERMISSION', text: 'Claude needs your permission to use Bash' } }]);
+    await sleep(1100);
+    appendFileSync(file, line(now(toolResult('r1', 'a1', 't-a1'))));
+    await until(() => seen[seen.length - 1] === 'WORKING', 'WORKING once answered');
+    appendFileSync(file, line(now(assistant('a2', 'r1', [say('deleted')], 'end_turn'))));
+    hook('Stop');
+    await until(() => seen[seen.length - 1] === 'COMPLETED', 'COMPLETED after Stop');
+    await iterator.return?.();
+    await consume;
+  });
+});
