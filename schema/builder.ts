@@ -31,3 +31,4 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({});
 builder.subscriptionType({});
+builder.mutationType({});

@@ -54,6 +54,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     host: options.hostName,
     cacheFile: join(options.stateDir, 'index-cache.json'),
     liveDir: join(options.stateDir, 'states'),
+    clearsFile: join(options.stateDir, 'cleared-goals.json'),
     awakeLimit: options.awakeLimit,
     log,
   });

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { NotFoundError, type EventFilter, type Feed, type FeedChange, type TranscriptPage, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
+import { NotFoundError, UnavailableError, type EventFilter, type Feed, type FeedChange, type TranscriptPage, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
+import { GoalClears } from './goals/clears';
 import { withLive, type Goal } from './goals/judge';
 import { UNKNOWN_LIVE, type LiveState } from './live/hook-state';
 import { LiveStates } from './live/live-states';
@@ -31,6 +32,8 @@ export interface LocalSourceOptions {
   awakeLimit?: number;
   /** where `loom hook` writes Claude Code's hook events (`<state>/states`); no live state without it */
   liveDir?: string;
+  /** where cleared goals are kept; clearing is unavailable without it */
+  clearsFile?: string;
   log?: (message: string) => void;
 }
 
@@ -44,6 +47,7 @@ export class LocalSource implements Source {
   private readonly visible = new Set<string>();
   private readonly log: (message: string) => void;
   private readonly live: LiveStates | null;
+  private clears: GoalClears | null = null;
 
   constructor(readonly options: LocalSourceOptions) {
     this.host = { name: options.host ?? defaultHostName(), local: true };
@@ -59,6 +63,7 @@ export class LocalSource implements Source {
 
   /** Reads every transcript once, then follows them. Resolves when the first index is done. */
   async start(onProgress?: (progress: IndexingProgress) => void): Promise<void> {
+    if (this.options.clearsFile) this.clears = await GoalClears.open(this.options.clearsFile, this.log);
     await this.live?.start();
     await this.tracker.start(onProgress);
   }
@@ -122,6 +127,7 @@ export class LocalSource implements Source {
     for (const session of this.catalog.all()) {
       if (!this.isListed(session)) continue;
       for (const goal of withLive(session.goals(), this.liveOf(session.key))) {
+        if (this.clears?.has(`${session.key}/${goal.anchor}`)) continue;
         if (since === null || goal.updatedAt >= since) column[goal.rolledUpStatus].push({ host: this.host.name, key: session.key, goal });
       }
     }
@@ -157,6 +163,26 @@ export class LocalSource implements Source {
       }
     }
     return changes();
+  }
+
+  async clearGoals(goals: { host: string; key: string; anchor: string }[], idempotencyKey: string): Promise<{ batchId: string; cleared: number }> {
+    const clears = this.requireClears();
+    const mine = goals.filter((g) => g.host === this.host.name);
+    const batch = await clears.clear(mine.map((g) => `${g.key}/${g.anchor}`), idempotencyKey);
+    this.changed([...new Set(mine.map((g) => g.key))]);
+    return { batchId: batch.batchId, cleared: batch.goals.length };
+  }
+
+  async undoClear(batchId: string): Promise<{ restored: number } | null> {
+    const goals = await this.requireClears().undo(batchId);
+    if (!goals) return null;
+    this.changed([...new Set(goals.map((g) => g.split('/')[0]))]);
+    return { restored: goals.length };
+  }
+
+  private requireClears(): GoalClears {
+    if (!this.clears) throw new UnavailableError('this kernel keeps no state dir, so goals cannot be cleared');
+    return this.clears;
   }
 
   sessionUsage(host: string, key: string, includeSubagents: boolean): UsageTotals {

@@ -21,6 +21,12 @@ const ChildKindEnum = builder.enumType('ChildGoalKind', { values: ['TODO', 'SUBA
 /** `host:sessionKey/anchor`: a goal's key is its session's key and the uuid of the prompt that opened it. */
 const goalId = (ref: GoalRef) => `${ref.host}:${ref.key}/${ref.goal.anchor}`;
 
+function parseGoalId(id: string): { host: string; key: string; anchor: string } {
+  const match = /^([^:]+):([^:/]+)\/([^:/]+)$/.exec(id);
+  if (!match) throw new GraphQLError(`"${id}" is not a goal id; goal ids look like "host:sessionKey/promptUuid"`, { extensions: { code: 'BAD_USER_INPUT' } });
+  return { host: match[1], key: match[2], anchor: match[3] };
+}
+
 const BlockRef = builder.objectRef<NonNullable<Goal['block']>>('GoalBlock').implement({
   fields: (t) => ({
     kind: t.field({ type: BlockKindEnum, resolve: (b) => b.kind }),
@@ -131,12 +137,46 @@ builder.queryField('goal', (t) =>
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_, { id }, { source }) => {
-      const match = /^([^:]+):([^:/]+)\/([^:/]+)$/.exec(String(id));
-      if (!match) throw new GraphQLError(`"${id}" is not a goal id; goal ids look like "host:sessionKey/promptUuid"`, { extensions: { code: 'BAD_USER_INPUT' } });
-      const [, host, key, anchor] = match;
+      const { host, key, anchor } = parseGoalId(String(id));
       if (!source.session(host, key)) return null;
       const goal = source.goals(host, key).find((g) => g.anchor === anchor);
       return goal ? { host, key, goal } : null;
+    },
+  }),
+);
+
+const ClearResultRef = builder.objectRef<{ batchId: string; cleared: number }>('ClearResult').implement({
+  fields: (t) => ({
+    batchId: t.exposeID('batchId', { description: 'pass to undoClear to put them back' }),
+    cleared: t.exposeInt('cleared'),
+  }),
+});
+
+const UndoResultRef = builder.objectRef<{ restored: number }>('UndoResult').implement({
+  fields: (t) => ({ restored: t.exposeInt('restored') }),
+});
+
+builder.mutationField('clearGoals', (t) =>
+  t.field({
+    type: ClearResultRef,
+    description: 'Takes goals out of the feed (kept in the state dir). Sending the same idempotencyKey again makes no second batch.',
+    args: { ids: t.arg.idList({ required: true }), idempotencyKey: t.arg.string({ required: true }) },
+    resolve: (_, { ids, idempotencyKey }, { source }) => {
+      if (idempotencyKey.trim() === '') throw new GraphQLError('"idempotencyKey" must not be empty', { extensions: { code: 'BAD_USER_INPUT' } });
+      return source.clearGoals(ids.map((id) => parseGoalId(String(id))), idempotencyKey);
+    },
+  }),
+);
+
+builder.mutationField('undoClear', (t) =>
+  t.field({
+    type: UndoResultRef,
+    description: 'Puts a cleared batch back in the feed.',
+    args: { batchId: t.arg.id({ required: true }) },
+    resolve: async (_, { batchId }, { source }) => {
+      const undone = await source.undoClear(String(batchId));
+      if (!undone) throw new GraphQLError(`no cleared batch ${batchId}`, { extensions: { code: 'NOT_FOUND' } });
+      return undone;
     },
   }),
 );

@@ -109,6 +109,10 @@ export interface Source {
   goals(host: string, key: string): Goal[];
   feed(hosts: string[] | null, since: number | null): Feed;
   feedChanged(): AsyncIterableIterator<FeedChange>;
+  /** takes goals out of the feed; the same idempotency key twice makes one batch */
+  clearGoals(goals: { host: string; key: string; anchor: string }[], idempotencyKey: string): Promise<{ batchId: string; cleared: number }>;
+  /** puts a cleared batch back; null when there is no such batch */
+  undoClear(batchId: string): Promise<{ restored: number } | null>;
   usage(query: UsageQuery): UsageRow[];
   /** content for atoms this source returned, in the same order */
   content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]>;

@@ -47,6 +47,33 @@ describe('goals over the real fixtures', () => {
   });
 });
 
+describe('clearing the feed', () => {
+  it('clears goals once per idempotency key, undoes a batch, and keeps both across a restart', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'loom-clears-'));
+    let kernel = await startTestKernel(FIXTURES, { stateDir });
+    const completed = async () => (await kernel.gql(`{ feed { completed { id } } }`)).data.feed.completed.map((g: any) => g.id);
+    const before = await completed();
+    const ids = before.slice(0, 3);
+    const clear = `mutation($ids: [ID!]!, $key: String!) { clearGoals(ids: $ids, idempotencyKey: $key) { batchId cleared } }`;
+    const first = (await kernel.gql(clear, { ids, key: 'k1' })).data.clearGoals;
+    const again = (await kernel.gql(clear, { ids, key: 'k1' })).data.clearGoals;
+    expect(first.cleared).toBe(3);
+    expect(again).toEqual(first);
+    expect(await completed()).toEqual(before.slice(3));
+    await kernel.close();
+
+    kernel = await startTestKernel(FIXTURES, { stateDir });
+    expect(await completed()).toEqual(before.slice(3));
+    const undo = await kernel.gql(`mutation($b: ID!) { undoClear(batchId: $b) { restored } }`, { b: first.batchId });
+    expect(undo.data.undoClear).toEqual({ restored: 3 });
+    expect(await completed()).toEqual(before);
+    const missing = await kernel.gql(`mutation { undoClear(batchId: "nope") { restored } }`);
+    expect(missing.errors[0].extensions.code).toBe('NOT_FOUND');
+    await kernel.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+});
+
 describe('blocks', () => {
   let root: string;
   let file: string;
