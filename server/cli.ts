@@ -22,6 +22,8 @@ usage:
   loom hooks install | uninstall | status [--state DIR]
       add Loom's hook to Claude Code's settings.json (live state: working, needs you, idle…),
       take it out again, or say whether it is there
+  loom run [--state DIR] -- claude [args…]
+      start Claude Code so a resumed session stays one session in Loom (needs loom hooks install)
   loom hook <Event> [--state DIR]
       what the installed hook does: reads Claude Code's hook JSON on stdin, appends it to the
       state dir (the hook itself runs server/bin/loom-hook.sh directly, without Node)
@@ -35,6 +37,7 @@ else if (command === 'url') await (await import('./commands/url')).url(rest);
 else if (command === 'token') await (await import('./commands/token')).token(rest);
 else if (command === 'hooks') await (await import('./commands/hooks')).hooks(rest);
 else if (command === 'hook') await (await import('./commands/hook')).hook(rest);
+else if (command === 'run') await (await import('./commands/run')).run(rest);
 else if (command === '--version' || command === '-v') process.stdout.write(`${VERSION}\n`);
 else if (!command || command === 'help' || command === '--help' || command === '-h') process.stdout.write(USAGE);
 else fail(`unknown command "${command}"\n\n${USAGE}`);

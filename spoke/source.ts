@@ -52,13 +52,15 @@ export class LocalSource implements Source {
   constructor(readonly options: LocalSourceOptions) {
     this.host = { name: options.host ?? defaultHostName(), local: true };
     this.log = options.log ?? (() => {});
-    this.catalog = new SessionCatalog(this.host.name, options.awakeLimit);
+    this.catalog = new SessionCatalog(this.host.name, options.awakeLimit, (id) => this.live?.identityOf(id) ?? id);
     this.tracker = new TranscriptTracker(options.projectsRoot, this.catalog, {
       cacheFile: options.cacheFile,
       changed: (keys) => this.changed(keys),
       log: this.log,
     });
-    this.live = options.liveDir ? new LiveStates(options.liveDir, (key) => this.changed([key]), this.log) : null;
+    this.live = options.liveDir
+      ? new LiveStates(options.liveDir, (id) => this.changed([this.catalog.keyOf(id)]), this.log, (id) => this.tracker.reidentify(id))
+      : null;
   }
 
   /** Reads every transcript once, then follows them. Resolves when the first index is done. */
@@ -305,8 +307,17 @@ export class LocalSource implements Source {
     return { ...this.catalog.summary(session), live: this.liveOf(session.key) };
   }
 
+  /** The live state of a session: of its newest Claude Code session when it spans several. */
   private liveOf(key: string): LiveState {
-    return this.live?.get(key) ?? UNKNOWN_LIVE;
+    if (!this.live) return UNKNOWN_LIVE;
+    const session = this.catalog.get(key);
+    const ids = session ? [...session.files.values()].filter((f) => f.role === 'main').map((f) => f.fsid) : [key];
+    let newest = UNKNOWN_LIVE;
+    for (const id of ids.length > 0 ? ids : [key]) {
+      const live = this.live.get(id);
+      if (live.since !== null && (newest.since === null || live.since >= newest.since)) newest = live;
+    }
+    return newest;
   }
 
   private isListed(session: TranscriptSession): boolean {

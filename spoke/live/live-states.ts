@@ -10,6 +10,8 @@ const RECHECK_MS = 80;
 
 export class LiveStates {
   private readonly states = new Map<string, LiveState>();
+  /** Claude Code session id → the Loom session it was launched under (`loom run`) */
+  private readonly identities = new Map<string, string>();
   private readonly tails = new Map<string, FileTail>();
   private readonly reading = new Map<string, Promise<void>>();
   private watcher: FSWatcher | null = null;
@@ -19,10 +21,17 @@ export class LiveStates {
     private readonly dir: string,
     private readonly changed: (sessionId: string) => void,
     private readonly log: (message: string) => void,
+    /** a Claude Code session was found to belong to a `loom run` session */
+    private readonly identified: (sessionId: string) => void = () => {},
   ) {}
 
   get(sessionId: string): LiveState {
     return this.states.get(sessionId) ?? UNKNOWN_LIVE;
+  }
+
+  /** The Loom session a Claude Code session was launched under, if any. */
+  identityOf(sessionId: string): string | null {
+    return this.identities.get(sessionId) ?? null;
   }
 
   async start(): Promise<void> {
@@ -65,6 +74,11 @@ export class LiveStates {
         line: (line) => {
           const parsed = HookLine.safeParse(safeJson(line.text));
           if (!parsed.success) return this.log(`${path}:${line.number}: not a hook line; skipped`);
+          const identity = parsed.data.loom_session;
+          if (identity && this.identities.get(sessionId) !== identity) {
+            this.identities.set(sessionId, identity);
+            this.identified(sessionId);
+          }
           latest = stateAfter(parsed.data) ?? latest;
         },
       });

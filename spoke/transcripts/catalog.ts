@@ -35,6 +35,8 @@ export class SessionCatalog {
   constructor(
     readonly host: string,
     private readonly awakeLimit = AWAKE_LIMIT,
+    /** the session key of a Claude Code session id: its `loom run` session, else itself */
+    readonly keyOf: (sessionId: string) => string = (id) => id,
   ) {}
 
   get(key: string): TranscriptSession | undefined {
@@ -77,7 +79,7 @@ export class SessionCatalog {
       return;
     }
     if (record.kind === 'graph' && place.role === 'subagent' && !place.parentKey && !session.parentKey && record.sessionId) {
-      this.link(session, record.sessionId);
+      this.link(session, this.keyOf(record.sessionId));
     }
     const target = record.kind !== 'title' && record.sidechain && place.role === 'main' ? this.inlineSubagent(session, path, record) : session;
     if (!target) return;

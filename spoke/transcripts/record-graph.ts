@@ -2,6 +2,8 @@ import type { AtomMeta } from '../model/types';
 import type { Boundary, GraphRecord } from './record';
 
 // The uuid/parentUuid graph of one session's lines, and the walk that finds its active path.
+// A session may span files (a resumed session launched through `loom run`): a file whose
+// chain starts fresh continues the file before it, in the order the files began.
 
 /** What the graph keeps of a line: its links, and its atom when it is one. */
 export interface GraphNode {
@@ -14,9 +16,17 @@ export interface GraphNode {
 
 const MAX_LINKS_BETWEEN_ATOMS = 10_000;
 
+interface FileSpan {
+  first: GraphNode;
+  /** time of the file's first atom: files are ordered by it */
+  start: number;
+  lastAtom: GraphNode | null;
+}
+
 export class RecordGraph {
   private readonly byUuid = new Map<string, GraphNode>();
   private nodes: GraphNode[] = [];
+  private files = new Map<string, FileSpan>();
 
   get size(): number {
     return this.nodes.length;
@@ -28,7 +38,20 @@ export class RecordGraph {
     const node: GraphNode = { uuid: record.uuid, parent, file: record.file, atom: record.atom, boundary: record.boundary };
     this.byUuid.set(record.uuid, node);
     this.nodes.push(node);
+    this.span(node);
     return node;
+  }
+
+  private span(node: GraphNode): void {
+    let span = this.files.get(node.file);
+    if (!span) {
+      span = { first: node, start: Infinity, lastAtom: null };
+      this.files.set(node.file, span);
+    }
+    if (node.atom) {
+      if (span.start === Infinity) span.start = node.atom.t;
+      span.lastAtom = node;
+    }
   }
 
   has(uuid: string): boolean {
@@ -39,11 +62,20 @@ export class RecordGraph {
   dropFile(file: string): void {
     this.nodes = this.nodes.filter((n) => n.file !== file);
     this.byUuid.clear();
-    for (const n of this.nodes) this.byUuid.set(n.uuid, n);
+    this.files = new Map();
+    for (const n of this.nodes) {
+      this.byUuid.set(n.uuid, n);
+      this.span(n);
+    }
   }
 
-  /** The newest message atom: where the walk starts. */
+  /** The newest message atom: where the walk starts (in the file that began last). */
   leaf(): GraphNode | null {
+    if (this.files.size > 1) {
+      let latest: FileSpan | null = null;
+      for (const span of this.files.values()) if (span.lastAtom && (!latest || span.start > latest.start)) latest = span;
+      return latest?.lastAtom ?? null;
+    }
     for (let i = this.nodes.length - 1; i >= 0; i--) if (this.nodes[i].atom) return this.nodes[i];
     return null;
   }
@@ -77,14 +109,25 @@ export class RecordGraph {
    * boundary in file order.
    */
   private parentOf(node: GraphNode): GraphNode | null {
-    if (node.parent) return this.byUuid.get(node.parent) ?? null;
+    if (node.parent) return this.byUuid.get(node.parent) ?? this.previousFileLeaf(node);
     const boundary = node.boundary;
-    if (!boundary) return null;
+    if (!boundary) return this.previousFileLeaf(node);
     const logical = boundary.logicalParent ? this.byUuid.get(boundary.logicalParent) : undefined;
     if (logical) return logical;
     const tail = boundary.preservedTail ? this.byUuid.get(boundary.preservedTail) : undefined;
     if (tail) return tail;
     return this.lastMessageBefore(node);
+  }
+
+  /** The first line of a file whose chain starts fresh continues the file that began before it. */
+  private previousFileLeaf(node: GraphNode): GraphNode | null {
+    const span = this.files.get(node.file);
+    if (this.files.size < 2 || span?.first !== node) return null;
+    let previous: FileSpan | null = null;
+    for (const other of this.files.values()) {
+      if (other !== span && other.lastAtom && other.start < span.start && (!previous || other.start > previous.start)) previous = other;
+    }
+    return previous?.lastAtom ?? null;
   }
 
   private lastMessageBefore(node: GraphNode): GraphNode | null {

@@ -1,5 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { watch as watchFile, type FSWatcher as FileWatcher } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
 import type { IndexingProgress } from '../model/types';
@@ -121,10 +121,32 @@ export class TranscriptTracker {
     }, TRAILING_RECHECK_MS);
   }
 
+  /**
+   * A Claude Code session turned out to belong to a `loom run` session: its files (and their
+   * subagents) are read again under that key.
+   */
+  reidentify(sessionId: string): void {
+    for (const file of [...this.files.values()]) {
+      const named = file.place.role === 'main' ? file.place.fsid : file.place.parentKey ? basename(dirname(dirname(file.path))) : null;
+      if (named !== sessionId || JSON.stringify(this.placeFor(file.path)) === JSON.stringify(file.place)) continue;
+      this.options.log(`${file.path} belongs to Loom session ${this.catalog.keyOf(sessionId)}; reading it again under that key`);
+      this.forget(file.path);
+      this.signal(file.path);
+    }
+  }
+
+  /** Where a file sits, with session keys mapped through `loom run` identities. */
+  private placeFor(path: string): TranscriptPlace | null {
+    const place = placeOf(this.root, path);
+    if (place?.role === 'main') return { ...place, sessionKey: this.catalog.keyOf(place.fsid) };
+    if (place?.role === 'subagent' && place.parentKey) return { ...place, parentKey: this.catalog.keyOf(place.parentKey) };
+    return place;
+  }
+
   private track(path: string): TrackedFile | null {
     let file = this.files.get(path);
     if (file) return file;
-    const place = placeOf(this.root, path);
+    const place = this.placeFor(path);
     if (!place) return null;
     file = { path, place, tail: new FileTail(path), watcher: null, ingest: null, reading: null, again: false, timer: null };
     this.files.set(path, file);
