@@ -3,6 +3,7 @@ import { NotFoundError, UnavailableError, type EventFilter, type Feed, type Feed
 import { GoalClears } from './goals/clears';
 import { withLive, type Goal } from './goals/judge';
 import { UNKNOWN_LIVE, type LiveState } from './live/hook-state';
+import { withIdleAtoms } from './live/idle-atoms';
 import { LiveStates } from './live/live-states';
 import { Pulse } from './model/pulse';
 import type { Atom, AtomMeta, ContentBlock, HostInfo, IndexingProgress, KernelInfo, SessionSummary, Turn } from './model/types';
@@ -104,7 +105,8 @@ export class LocalSource implements Source {
   }
 
   async turns(host: string, key: string): Promise<Turn[]> {
-    return (await this.awake(host, key)).turns();
+    const session = await this.awake(host, key);
+    return withIdleAtoms(session.turns(), this.idleTimesOf(session));
   }
 
   async transcript(host: string, key: string, limit: number, beforeSequence: number | null): Promise<TranscriptPage> {
@@ -307,13 +309,25 @@ export class LocalSource implements Source {
     return { ...this.catalog.summary(session), live: this.liveOf(session.key) };
   }
 
+  /** The Claude Code session ids of a session (several when `loom run` kept resumes together). */
+  private claudeIdsOf(key: string): string[] {
+    const session = this.catalog.get(key);
+    const ids = session ? [...session.files.values()].filter((f) => f.role === 'main').map((f) => f.fsid) : [];
+    return ids.length > 0 ? ids : [key];
+  }
+
+  private idleTimesOf(session: TranscriptSession): number[] {
+    if (!this.live) return [];
+    return this.claudeIdsOf(session.key)
+      .flatMap((id) => this.live!.idleTimes(id))
+      .sort((a, b) => a - b);
+  }
+
   /** The live state of a session: of its newest Claude Code session when it spans several. */
   private liveOf(key: string): LiveState {
     if (!this.live) return UNKNOWN_LIVE;
-    const session = this.catalog.get(key);
-    const ids = session ? [...session.files.values()].filter((f) => f.role === 'main').map((f) => f.fsid) : [key];
     let newest = UNKNOWN_LIVE;
-    for (const id of ids.length > 0 ? ids : [key]) {
+    for (const id of this.claudeIdsOf(key)) {
       const live = this.live.get(id);
       if (live.since !== null && (newest.since === null || live.since >= newest.since)) newest = live;
     }

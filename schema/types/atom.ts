@@ -35,6 +35,7 @@ export const AtomRef = builder.objectRef<AtomNode>('Atom').implement({
     type: t.field({ type: AtomTypeEnum, resolve: (n) => n.atom.type }),
     subtype: t.string({ nullable: true, resolve: (n) => n.atom.subtype }),
     t: t.field({ type: 'DateTime', resolve: (n) => n.atom.t }),
+    end: t.field({ type: 'DateTime', nullable: true, description: 'IDLE atoms: when the idle span ended', resolve: (n) => n.atom.idleUntil ?? null }),
     author: t.field({ type: AuthorRef, nullable: true, resolve: (n) => n.atom.author }),
     model: t.string({ nullable: true, resolve: (n) => n.atom.model }),
     stopReason: t.string({ nullable: true, resolve: (n) => n.atom.stopReason }),

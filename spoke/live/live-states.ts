@@ -12,6 +12,8 @@ export class LiveStates {
   private readonly states = new Map<string, LiveState>();
   /** Claude Code session id → the Loom session it was launched under (`loom run`) */
   private readonly identities = new Map<string, string>();
+  /** Claude Code session id → every time the hooks said it went idle */
+  private readonly idle = new Map<string, number[]>();
   private readonly tails = new Map<string, FileTail>();
   private readonly reading = new Map<string, Promise<void>>();
   private watcher: FSWatcher | null = null;
@@ -27,6 +29,11 @@ export class LiveStates {
 
   get(sessionId: string): LiveState {
     return this.states.get(sessionId) ?? UNKNOWN_LIVE;
+  }
+
+  /** When the hooks said the session went idle, oldest first. */
+  idleTimes(sessionId: string): number[] {
+    return this.idle.get(sessionId) ?? [];
   }
 
   /** The Loom session a Claude Code session was launched under, if any. */
@@ -70,7 +77,10 @@ export class LiveStates {
     let latest: LiveState | null = null;
     try {
       await tail.read({
-        restart: () => this.states.delete(sessionId),
+        restart: () => {
+          this.states.delete(sessionId);
+          this.idle.delete(sessionId);
+        },
         line: (line) => {
           const parsed = HookLine.safeParse(safeJson(line.text));
           if (!parsed.success) return this.log(`${path}:${line.number}: not a hook line; skipped`);
@@ -79,7 +89,13 @@ export class LiveStates {
             this.identities.set(sessionId, identity);
             this.identified(sessionId);
           }
-          latest = stateAfter(parsed.data) ?? latest;
+          const next = stateAfter(parsed.data);
+          if (next?.state === 'IDLE' && next.since !== null) {
+            const times = this.idle.get(sessionId) ?? [];
+            times.push(next.since);
+            this.idle.set(sessionId, times);
+          }
+          latest = next ?? latest;
         },
       });
     } catch (err) {

@@ -46,6 +46,8 @@ export interface AtomMeta {
   usage: MessageUsage | null;
   /** assistant lines: the tool calls goals are made of (questions, plans, todo lists, subagents) */
   goalTools: GoalTool[] | null;
+  /** idle atoms only: when the idle span ended */
+  idleUntil?: number;
   /** which file holds the line, and where */
   fsid: string;
   file: string;

@@ -64,6 +64,11 @@ export async function loadAtoms(metas: AtomMeta[]): Promise<Atom[]> {
   const out: Atom[] = new Array(metas.length);
   const byFile = new Map<string, number[]>();
   metas.forEach((m, i) => {
+    // Idle atoms come from the hooks, not from a line of a transcript: nothing to read.
+    if (m.type === 'idle') {
+      out[i] = { ...m, content: [] };
+      return;
+    }
     const indexes = byFile.get(m.file);
     if (indexes) indexes.push(i);
     else byFile.set(m.file, [i]);

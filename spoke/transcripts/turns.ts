@@ -27,6 +27,10 @@ export function buildTurns(path: AtomMeta[]): Turn[] {
     if (opener && current && !current.trigger && !current.hasAssistant) {
       // A preamble (the "Caveat:" line, a hook's note) leads into the prompt after it.
       current.trigger = atom;
+    } else if (current?.ended && atom.type === 'assistant' && revivedBy(current.atoms[current.atoms.length - 1])) {
+      // A harness notice (a background task finished) woke the model: the same work goes on.
+      current.ended = false;
+      current.settled = false;
     } else if (!current || (opener && closed(current)) || (current.ended && !foldsIntoEndedTurn(atom))) {
       current = openTurn(turns.length, opener ? atom : null, atom.t);
       turns.push(current);
@@ -78,6 +82,10 @@ function addAtom(turn: OpenTurn, atom: AtomMeta): void {
 }
 
 const closed = (turn: OpenTurn): boolean => turn.ended || turn.settled || (!turn.hasAssistant && !turn.trigger);
+
+/** A system-authored user line (a `<task-notification>`, say) the model answers revives its turn. */
+const revivedBy = (last: AtomMeta | undefined): boolean =>
+  !!last && last.type === 'user' && last.author?.kind === 'system' && !last.interrupt;
 
 /** After a turn ended, harness lines (hook summaries, tool output, notices) still belong to it. */
 const foldsIntoEndedTurn = (atom: AtomMeta): boolean =>

@@ -58,6 +58,32 @@ describe('live state from hooks', () => {
     await consume;
   });
 
+  it('puts an idle span in the turn a harness notice revived, as an IDLE atom from the Stop to the notice', async () => {
+    const at = (iso: string) => <T extends object>(record: T): T => ({ ...record, timestamp: iso });
+    writeFileSync(
+      join(root, '-home-dev-demo', 'bg.jsonl'),
+      line(at('2026-05-01T10:00:00.100Z')(prompt('p1', null, 'run the suite in the background'))) +
+        line(at('2026-05-01T10:00:02.200Z')(assistant('a1', 'p1', [say('started; I will report back')], 'end_turn'))) +
+        line(at('2026-05-01T10:05:00.000Z')(prompt('n1', 'a1', '<task-notification>\n<status>completed</status></task-notification>'))) +
+        line(at('2026-05-01T10:05:03.000Z')(assistant('a2', 'n1', [say('all 212 tests passed')], 'end_turn'))),
+    );
+    // What the hook wrote when Claude Code stopped after a1 (hook times are whole seconds).
+    writeFileSync(
+      join(kernel.stateDir, 'states', 'bg.jsonl'),
+      `${JSON.stringify({ t: '2026-05-01T10:00:02Z', event: 'Stop', loom_session: null, input: { session_id: 'bg', hook_event_name: 'Stop' } })}\n`,
+    );
+    const turns = await until(async () => {
+      const { data } = await kernel.gql(`{ session(id: "test:bg") { turns { trigger { uuid } ended atoms { uuid type t end } } } }`);
+      return data.session?.turns.some((t: any) => t.atoms.some((a: any) => a.type === 'IDLE')) && data.session.turns;
+    }, 'the idle atom');
+    expect(turns).toHaveLength(1);
+    expect(turns[0].atoms.map((a: any) => a.type)).toEqual(['USER', 'ASSISTANT', 'IDLE', 'USER', 'ASSISTANT']);
+    expect(turns[0].atoms[2]).toMatchObject({ t: '2026-05-01T10:00:02.200Z', end: '2026-05-01T10:05:00.000Z' });
+    // The path, pages and streams stay the transcript's own lines.
+    const page = (await kernel.gql(`{ transcript(sessionId: "test:bg") { entries { uuid } maxSequence } }`)).data.transcript;
+    expect(page.maxSequence).toBe(4);
+  });
+
   it('ends a stream with a STOPPED frame once the session is closed and nothing is left', async () => {
     const frames: any[] = [];
     const iterator = kernel.ws().iterate({ query: 'subscription { sessionStream(sessionId: "test:s1") { kind cursor atoms { sequence } } }' });
