@@ -4,11 +4,12 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } f
 // file or the new one, never half of either. A file that cannot be read back is moved aside
 // (never silently replaced), so a person can look at it.
 
-export function writeFileAtomic(path: string, text: string, mode = 0o600): void {
+/** Writes text, or text in parts (so a large file never has to exist as one string). */
+export function writeFileAtomic(path: string, text: string | Iterable<string>, mode = 0o600): void {
   const temp = `${path}.${process.pid}.tmp`;
   const fd = openSync(temp, 'w', mode);
   try {
-    writeSync(fd, text);
+    for (const part of typeof text === 'string' ? [text] : text) writeSync(fd, part);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

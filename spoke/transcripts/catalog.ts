@@ -1,6 +1,7 @@
 import type { SessionSummary } from '../model/types';
+import { StoredGoals } from '../goals/stored-goals';
 import { MessageLedger } from '../usage/ledger';
-import type { CachedSession, IndexCache } from './index-cache';
+import type { CacheContents, CachedSession, IndexCache } from './index-cache';
 import { parseLine, type GraphRecord, type OtherRecord, type TranscriptRecord } from './record';
 import type { TranscriptPlace } from './paths';
 import { TranscriptSession } from './session';
@@ -223,33 +224,36 @@ export class SessionCatalog {
     return child;
   }
 
-  /** Everything the index cache keeps of the sessions. */
-  snapshot(): Pick<IndexCache, 'sessions' | 'summaries'> {
-    const sessions: CachedSession[] = [];
-    for (const s of this.sessions.values()) {
-      if (s.waking) continue;
-      sessions.push({
-        key: s.key,
-        project: s.project,
-        parentKey: s.parentKey,
-        cwd: s.cwd,
-        gitBranch: s.gitBranch,
-        customTitle: s.customTitle,
-        aiTitle: s.aiTitle,
-        generation: s.generation,
-        epoch: s.epoch,
-        updatedAt: s.updatedAt,
-        models: [...s.models],
-        recordTypes: Object.fromEntries(s.recordTypes),
-        parseErrors: s.parseErrors,
-        files: [...s.files.values()],
-        facts: s.sleeping ?? this.awakeFacts(s),
-        usage: s.usage.pack(),
-        subagentUsage: s.subagentUsage.pack(),
-      });
-    }
+  /** Everything the index cache keeps of the sessions, one session at a time. */
+  snapshot(): Pick<CacheContents, 'sessions' | 'summaries'> {
+    const sessions = [...this.sessions.values()];
+    const cached = function* (this: SessionCatalog): Generator<CachedSession> {
+      for (const s of sessions) {
+        if (s.waking) continue;
+        const { goals, ...facts } = s.sleeping ?? this.awakeFacts(s);
+        yield {
+          key: s.key,
+          project: s.project,
+          parentKey: s.parentKey,
+          cwd: s.cwd,
+          gitBranch: s.gitBranch,
+          customTitle: s.customTitle,
+          aiTitle: s.aiTitle,
+          generation: s.generation,
+          epoch: s.epoch,
+          updatedAt: s.updatedAt,
+          models: [...s.models],
+          recordTypes: Object.fromEntries(s.recordTypes),
+          parseErrors: s.parseErrors,
+          files: [...s.files.values()],
+          facts: { ...facts, goals: goals.json() },
+          usage: s.usage.pack(),
+          subagentUsage: s.subagentUsage.pack(),
+        };
+      }
+    }.call(this);
     const summaries = Object.fromEntries([...this.summaries].map(([project, map]) => [project, [...map]]));
-    return { sessions, summaries };
+    return { sessions: cached, summaries };
   }
 
   /** A session and its subagents, depth first. */
@@ -275,9 +279,9 @@ export class SessionCatalog {
         models: new Set(c.models),
         recordTypes: new Map(Object.entries(c.recordTypes)),
         parseErrors: c.parseErrors,
-        sleeping: c.facts,
-        usage: MessageLedger.unpack(c.usage),
-        subagentUsage: MessageLedger.unpack(c.subagentUsage),
+        sleeping: { ...c.facts, goals: StoredGoals.fromJson(c.facts.goals) },
+        usage: MessageLedger.packed(c.usage),
+        subagentUsage: MessageLedger.packed(c.subagentUsage),
       });
       for (const f of c.files) s.files.set(f.path, f);
       if (c.parentKey) this.link(s, c.parentKey);
@@ -299,7 +303,7 @@ export class SessionCatalog {
 
   private awakeFacts(session: TranscriptSession) {
     const path = session.activePath();
-    return { name: this.nameOf(session), startedAt: path[0]?.t ?? 0, turnCount: session.turns().length, atomCount: path.length, goals: session.goals() };
+    return { name: this.nameOf(session), startedAt: path[0]?.t ?? 0, turnCount: session.turns().length, atomCount: path.length, goals: StoredGoals.of(session.goals()) };
   }
 
   /**

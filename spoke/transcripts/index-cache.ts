@@ -6,7 +6,7 @@ import { VERSION } from '../version';
 // each session. A restart with nothing changed reads this instead of every transcript; a file
 // that grew is read from where it was left, and its sessions wake on demand.
 
-const CACHE_FORMAT = 4;
+const CACHE_FORMAT = 7;
 
 const TranscriptFile = z.object({
   path: z.string(),
@@ -19,20 +19,6 @@ const TranscriptFile = z.object({
 
 /** a MessageLedger packed: model names, and the rows as base64 of a Float64Array */
 const PackedLedger = z.object({ models: z.array(z.string().nullable()), data: z.string() });
-
-const Status = z.enum(['WORKING', 'BLOCKED', 'COMPLETED']);
-const GoalSchema = z.object({
-  anchor: z.string(),
-  title: z.string(),
-  origin: z.enum(['human', 'sdk', 'system', 'peer']),
-  status: Status,
-  rolledUpStatus: Status,
-  block: z.object({ kind: z.enum(['PERMISSION', 'QUESTION', 'PLAN_APPROVAL', 'ERROR']), text: z.string() }).nullable(),
-  outcome: z.enum(['COMPLETED', 'INTERRUPTED']).nullable(),
-  openedAt: z.number(),
-  updatedAt: z.number(),
-  children: z.array(z.object({ key: z.string(), kind: z.enum(['TODO', 'SUBAGENT']), title: z.string(), status: Status })),
-});
 
 const CachedSession = z.object({
   key: z.string(),
@@ -49,7 +35,8 @@ const CachedSession = z.object({
   recordTypes: z.record(z.string(), z.number()),
   parseErrors: z.array(z.object({ file: z.string(), line: z.number(), offset: z.number(), reason: z.string() })),
   files: z.array(TranscriptFile),
-  facts: z.object({ atomCount: z.number(), turnCount: z.number(), startedAt: z.number(), name: z.string(), goals: z.array(GoalSchema) }),
+  /** goals: their JSON, checked when first read (StoredGoals), not at every restart */
+  facts: z.object({ atomCount: z.number(), turnCount: z.number(), startedAt: z.number(), name: z.string(), goals: z.string() }),
   usage: PackedLedger,
   subagentUsage: PackedLedger,
 });
@@ -93,6 +80,24 @@ export function loadIndexCache(path: string, root: string, log: (m: string) => v
   return parsed.data;
 }
 
-export function saveIndexCache(path: string, cache: Omit<IndexCache, 'format' | 'loom'>): void {
-  writeFileAtomic(path, JSON.stringify({ format: CACHE_FORMAT, loom: VERSION, ...cache }));
+export interface CacheContents {
+  root: string;
+  files: IndexCache['files'];
+  summaries: IndexCache['summaries'];
+  sessions: Iterable<CachedSession>;
+}
+
+/** Writes the cache one session at a time: at a gigabyte of transcripts it is tens of megabytes. */
+export function saveIndexCache(path: string, cache: CacheContents): void {
+  function* parts(): Generator<string> {
+    const head = { format: CACHE_FORMAT, loom: VERSION, root: cache.root, files: cache.files, summaries: cache.summaries };
+    yield `${JSON.stringify(head).slice(0, -1)},"sessions":[`;
+    let first = true;
+    for (const session of cache.sessions) {
+      yield `${first ? '' : ','}${JSON.stringify(session)}`;
+      first = false;
+    }
+    yield ']}';
+  }
+  writeFileAtomic(path, parts());
 }

@@ -3,6 +3,7 @@ import type { GraphRecord, TitleRecord } from './record';
 import { RecordGraph } from './record-graph';
 import { buildTurns } from './turns';
 import { judgeGoals, type Goal } from '../goals/judge';
+import { StoredGoals } from '../goals/stored-goals';
 import { MessageLedger } from '../usage/ledger';
 
 // One session as rebuilt from its transcript file(s): the graph of its lines, its active path
@@ -21,7 +22,7 @@ export interface SleepFacts {
   startedAt: number;
   name: string;
   /** as the transcript shows them (live state is applied when read) */
-  goals: Goal[];
+  goals: StoredGoals;
 }
 
 export class TranscriptSession {
@@ -145,7 +146,7 @@ export class TranscriptSession {
 
   /** The session's goals as its transcript shows them, asleep or awake. */
   goals(): Goal[] {
-    if (this.sleeping) return this.sleeping.goals;
+    if (this.sleeping) return this.sleeping.goals.get();
     const turns = this.turns();
     if (this.goalCache?.version !== this.version) this.goalCache = { version: this.version, goals: judgeGoals(turns) };
     return this.goalCache.goals;
@@ -166,7 +167,7 @@ export class TranscriptSession {
   sleep(name: string): void {
     if (this.sleeping) return;
     const path = this.activePath();
-    this.sleeping = { atomCount: path.length, turnCount: this.turns().length, startedAt: path[0]?.t ?? 0, name, goals: this.goals() };
+    this.sleeping = { atomCount: path.length, turnCount: this.turns().length, startedAt: path[0]?.t ?? 0, name, goals: StoredGoals.of(this.goals()) };
     this.graph = new RecordGraph();
     this.path = [];
     this.turnCache = null;

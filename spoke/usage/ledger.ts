@@ -38,27 +38,40 @@ export function keyHash(key: string): number {
 }
 
 export class MessageLedger {
+  /** rows still packed as the index cache stored them: unpacked when first used */
+  private stored: { models: (string | null)[]; data: string } | null = null;
   private readonly rows = new Map<number, number>();
   private ids = new Float64Array(16);
   private times = new Float64Array(16);
   private models = new Uint16Array(16);
   private tokens = new Float64Array(16 * TOKEN_COLUMNS);
 
+  /** A ledger from the index cache, unpacked only when something reads or adds to it. */
+  static packed(packed: { models: (string | null)[]; data: string }): MessageLedger {
+    const ledger = new MessageLedger();
+    ledger.stored = packed;
+    return ledger;
+  }
+
   get size(): number {
+    this.unpackStored();
     return this.rows.size;
   }
 
   /** Adds a copy of a message; of two copies the one with the larger total counts. */
   add(message: MessageUsage): void {
+    this.unpackStored();
     this.put(keyHash(message.key), message.t, message.model, message);
   }
 
   *entries(): IterableIterator<LedgerRow> {
+    this.unpackStored();
     for (const row of this.rows.values()) yield this.row(row);
   }
 
   /** The ledger as one compact string, for the index cache. */
   pack(): { models: (string | null)[]; data: string } {
+    if (this.stored) return this.stored;
     const n = this.rows.size;
     const used = [...new Set([...this.rows.values()].map((r) => this.models[r]))];
     const local = new Map(used.map((m, i) => [m, i]));
@@ -73,14 +86,21 @@ export class MessageLedger {
     return { models: used.map((m) => MODELS[m]), data: Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString('base64') };
   }
 
-  static unpack(packed: { models: (string | null)[]; data: string }): MessageLedger {
-    const ledger = new MessageLedger();
+  private unpackStored(): void {
+    if (!this.stored) return;
+    const packed = this.stored;
+    this.stored = null;
+    this.fill(packed);
+  }
+
+  private fill(packed: { models: (string | null)[]; data: string }): void {
+    const ledger = this;
     const bytes = Buffer.from(packed.data, 'base64');
     const values = new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
     const width = 3 + TOKEN_COLUMNS;
     const n = Math.floor(values.length / width);
     const models = packed.models.map(modelIndex);
-    // Straight into the columns: a warm restart unpacks every message of every session.
+    // Straight into the columns, without an object per message.
     ledger.grow(n);
     for (let row = 0, k = 0; row < n; row++, k += width) {
       ledger.rows.set(values[k], row);
@@ -89,7 +109,6 @@ export class MessageLedger {
       ledger.models[row] = models[values[k + 2]] ?? 0;
       ledger.tokens.set(values.subarray(k + 3, k + width), row * TOKEN_COLUMNS);
     }
-    return ledger;
   }
 
   private put(id: number, t: number, model: string | null, tokens: Tokens): void {
