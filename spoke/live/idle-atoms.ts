@@ -1,3 +1,4 @@
+import { bareAtom } from '../model/atom';
 import type { AtomMeta, Turn } from '../model/types';
 
 // Idle spans, from the hooks, as atoms in the turns they interrupt: the model stopped (a Stop
@@ -27,26 +28,6 @@ export function withIdleAtoms(turns: Turn[], idleTimes: number[]): Turn[] {
 }
 
 function idleAtom(t: number, until: number): AtomMeta {
-  return {
-    uuid: `idle-${t}`,
-    sequence: 0,
-    type: 'idle',
-    subtype: null,
-    t,
-    idleUntil: until,
-    author: null,
-    model: null,
-    stopReason: null,
-    toolUses: null,
-    toolResults: null,
-    toolNames: null,
-    promptLine: null,
-    interrupt: false,
-    usage: null,
-    goalTools: null,
-    fsid: '',
-    file: '',
-    offset: 0,
-    length: 0,
-  };
+  // From the hooks, not a transcript line: no file to point at.
+  return { ...bareAtom(`idle-${t}`, 'idle', t, { fsid: '', file: '', offset: 0, length: 0 }), idleUntil: until };
 }

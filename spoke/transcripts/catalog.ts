@@ -1,4 +1,4 @@
-import type { SessionSummary } from '../model/types';
+import type { FileRole, SessionSummary } from '../model/types';
 import { StoredGoals } from '../goals/stored-goals';
 import { MessageLedger } from '../usage/ledger';
 import type { CacheContents, CachedSession, IndexCache } from './index-cache';
@@ -31,6 +31,8 @@ export class SessionCatalog {
   /** awake sessions, least recently used first */
   private readonly awake = new Set<string>();
   private readonly pins = new Map<string, number>();
+  /** transcript path → the sessions with lines in it (a main session and its inline subagents) */
+  private readonly byFile = new Map<string, Set<TranscriptSession>>();
   private lastUsed: string | null = null;
 
   constructor(
@@ -59,7 +61,7 @@ export class SessionCatalog {
   openFile(path: string, place: TranscriptPlace, restart: boolean): FileIngest {
     const session = this.ensure(place.sessionKey, place.project);
     if (place.role === 'subagent' && place.parentKey) this.link(session, place.parentKey);
-    session.addFile(path, place.fsid, place.role);
+    this.addFile(session, path, place.fsid, place.role);
     if (restart) {
       session.restartFile(path);
       for (const child of this.children.get(session.key) ?? []) this.sessions.get(child)?.restartFile(path);
@@ -129,15 +131,19 @@ export class SessionCatalog {
 
   /** Every session whose lines are in these files, and the files of those sessions, transitively. */
   groupOf(paths: Iterable<string>): { sessions: TranscriptSession[]; files: Set<string> } {
+    // Runs before every read of a file: follow the file index, never scan every session.
     const files = new Set(paths);
     const group = new Set<TranscriptSession>();
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const session of this.sessions.values()) {
-        if (group.has(session) || ![...session.files.keys()].some((f) => files.has(f))) continue;
+    const queue = [...files];
+    while (queue.length > 0) {
+      for (const session of this.byFile.get(queue.pop()!) ?? []) {
+        if (group.has(session)) continue;
         group.add(session);
-        for (const f of session.files.keys()) files.add(f);
-        grew = true;
+        for (const f of session.files.keys()) {
+          if (files.has(f)) continue;
+          files.add(f);
+          queue.push(f);
+        }
       }
     }
     return { sessions: [...group], files };
@@ -193,6 +199,17 @@ export class SessionCatalog {
     this.awake.add(session.key);
   }
 
+  private addFile(session: TranscriptSession, path: string, fsid: string, role: FileRole): void {
+    session.addFile(path, fsid, role);
+    this.indexFile(session, path);
+  }
+
+  private indexFile(session: TranscriptSession, path: string): void {
+    const sessions = this.byFile.get(path) ?? new Set<TranscriptSession>();
+    sessions.add(session);
+    this.byFile.set(path, sessions);
+  }
+
   private ensure(key: string, project: string): TranscriptSession {
     let session = this.sessions.get(key);
     if (!session) {
@@ -220,7 +237,7 @@ export class SessionCatalog {
     chains.set(record.uuid, key);
     const child = this.ensure(key, main.project);
     this.link(child, main.key);
-    child.addFile(path, main.key, 'main');
+    this.addFile(child, path, main.key, 'main');
     return child;
   }
 
@@ -283,7 +300,10 @@ export class SessionCatalog {
         usage: MessageLedger.packed(c.usage),
         subagentUsage: MessageLedger.packed(c.subagentUsage),
       });
-      for (const f of c.files) s.files.set(f.path, f);
+      for (const f of c.files) {
+        s.files.set(f.path, f);
+        this.indexFile(s, f.path);
+      }
       if (c.parentKey) this.link(s, c.parentKey);
     }
     this.dirty.clear();
@@ -291,6 +311,7 @@ export class SessionCatalog {
 
   /** A file is gone: sessions that lived only in it go too. */
   forgetFile(path: string): void {
+    this.byFile.delete(path);
     for (const [key, s] of this.sessions) {
       if (!s.files.delete(path) || s.files.size > 0) continue;
       this.sessions.delete(key);

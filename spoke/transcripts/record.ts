@@ -1,3 +1,4 @@
+import { bareAtom } from '../model/atom';
 import type { AtomMeta, AtomType, Author, GoalTool } from '../model/types';
 import type { MessageUsage } from '../usage/usage';
 import { deriveAuthor, isInterruptLine, promptLine } from './author';
@@ -126,27 +127,8 @@ function readAtom(r: Json, type: string, uuid: string, place: LinePlace): AtomMe
   const queued = type === 'attachment' ? queuedPrompt(r) : null;
   if (!ATOM_TYPES.has(type) && queued === null) return null;
   const message = obj(r.message);
-  const atom: AtomMeta = {
-    uuid,
-    sequence: 0,
-    type: (queued !== null ? 'user' : type) as AtomType,
-    subtype: str(r.subtype),
-    t: time(r.timestamp) ?? 0,
-    author: null,
-    model: null,
-    stopReason: null,
-    toolUses: null,
-    toolResults: null,
-    toolNames: null,
-    promptLine: null,
-    interrupt: false,
-    usage: null,
-    goalTools: null,
-    fsid: place.fsid,
-    file: place.file,
-    offset: place.offset,
-    length: place.length,
-  };
+  const atom = bareAtom(uuid, (queued !== null ? 'user' : type) as AtomType, time(r.timestamp) ?? 0, place);
+  atom.subtype = str(r.subtype);
   if (queued !== null) {
     // A prompt typed while the model worked, spliced into the running turn.
     atom.author = { kind: 'human' };
