@@ -16,7 +16,7 @@ const OutcomeEnum = builder.enumType('GoalOutcome', { values: ['COMPLETED', 'INT
 const OriginEnum = builder.enumType('GoalOrigin', {
   values: { HUMAN: { value: 'human' }, SDK: { value: 'sdk' }, PEER: { value: 'peer' }, SYSTEM: { value: 'system' } } as const,
 });
-const ChildKindEnum = builder.enumType('ChildGoalKind', { values: ['TODO', 'SUBAGENT'] as const });
+const ChildKindEnum = builder.enumType('ChildGoalKind', { values: ['TODO', 'TASK', 'SUBAGENT'] as const });
 
 /** `host:sessionKey/anchor`: a goal's key is its session's key and the uuid of the prompt that opened it. */
 const goalId = (ref: GoalRef) => `${ref.host}:${ref.key}/${ref.goal.anchor}`;
@@ -40,7 +40,7 @@ interface ChildNode {
 }
 
 const ChildGoalRef = builder.objectRef<ChildNode>('ChildGoal').implement({
-  description: 'A part of a goal: an item of its latest todo list, or a subagent it launched.',
+  description: 'A part of a goal: an item of its latest todo list, a task it created (TaskCreate), or a subagent it launched.',
   fields: (t) => ({
     id: t.id({ resolve: (c) => `${goalId(c.ref)}/${c.child.key}` }),
     kind: t.field({ type: ChildKindEnum, resolve: (c) => c.child.kind }),

@@ -1,12 +1,14 @@
 import type { LiveState } from '../live/hook-state';
 import type { Author, GoalTool, Turn } from '../model/types';
+import { taskBoard, type Task } from './task-board';
 
 // The deterministic judge: what each ask in a session is, and whether it needs its person.
 // A goal is a turn opened by a human, an SDK caller or a peer. It is BLOCKED when something
 // only a person can answer is waiting (the floor: a live permission prompt, an unanswered
 // AskUserQuestion or ExitPlanMode, an API error that stopped the turn); only the answer clears
 // it. Otherwise COMPLETED once the turn ended (outcome INTERRUPTED when the user stopped it),
-// else WORKING. Its parts are the latest todo list of the turn and the subagents it launched.
+// else WORKING. Its parts are the latest todo list of the turn, the tasks it created (TaskCreate)
+// and the subagents it launched.
 
 export type GoalStatus = 'WORKING' | 'BLOCKED' | 'COMPLETED';
 export type BlockKind = 'PERMISSION' | 'QUESTION' | 'PLAN_APPROVAL' | 'ERROR';
@@ -14,7 +16,7 @@ export type BlockKind = 'PERMISSION' | 'QUESTION' | 'PLAN_APPROVAL' | 'ERROR';
 export interface ChildGoal {
   /** unique within its goal */
   key: string;
-  kind: 'TODO' | 'SUBAGENT';
+  kind: 'TODO' | 'TASK' | 'SUBAGENT';
   title: string;
   status: GoalStatus;
 }
@@ -36,7 +38,8 @@ export interface Goal {
 
 /** The goals the transcript alone shows, oldest first. */
 export function judgeGoals(turns: Turn[]): Goal[] {
-  return turns.filter((t) => t.trigger?.author && t.trigger.author.kind !== 'system').map(judge);
+  const tasks = taskBoard(turns);
+  return turns.filter((t) => t.trigger?.author && t.trigger.author.kind !== 'system').map((turn) => judge(turn, tasks));
 }
 
 /**
@@ -54,8 +57,9 @@ export function withLive(goals: Goal[], live: LiveState): Goal[] {
   return [...goals.slice(0, -1), { ...last, status: 'BLOCKED', rolledUpStatus: 'BLOCKED', block, outcome: null }];
 }
 
-function judge(turn: Turn): Goal {
+function judge(turn: Turn, tasks: Map<string, Task>): Goal {
   const trigger = turn.trigger!;
+  const created: Task[] = [];
   const waiting = new Map<string, GoalTool>();
   const subagents = new Map<string, { title: string; done: boolean }>();
   let todos: { content: string; status: string }[] = [];
@@ -73,12 +77,14 @@ function judge(turn: Turn): Goal {
       if (tool.kind === 'QUESTION' || tool.kind === 'PLAN_APPROVAL') waiting.set(tool.id, tool);
       else if (tool.kind === 'SUBAGENT') subagents.set(tool.id, { title: tool.text, done: false });
       else if (tool.kind === 'TODOS') todos = tool.todos;
+      else if (tool.kind === 'TASK_CREATE' && tasks.has(tool.id)) created.push(tasks.get(tool.id)!);
     }
   }
   const block = blockOf([...waiting.values()], erred && !turn.ended);
   const status: GoalStatus = block ? 'BLOCKED' : turn.ended ? 'COMPLETED' : 'WORKING';
   const children: ChildGoal[] = [
-    ...todos.map((t, i) => ({ key: `todo-${i + 1}`, kind: 'TODO' as const, title: t.content, status: (t.status === 'completed' ? 'COMPLETED' : 'WORKING') as GoalStatus })),
+    ...todos.map((t, i) => ({ key: `todo-${i + 1}`, kind: 'TODO' as const, title: t.content, status: doneOr(t.status) })),
+    ...created.map((t) => ({ key: `task-${t.number}`, kind: 'TASK' as const, title: t.title, status: doneOr(t.status) })),
     ...[...subagents].map(([id, s]) => ({ key: `subagent-${id}`, kind: 'SUBAGENT' as const, title: s.title, status: (s.done ? 'COMPLETED' : 'WORKING') as GoalStatus })),
   ];
   return {
@@ -94,6 +100,8 @@ function judge(turn: Turn): Goal {
     children,
   };
 }
+
+const doneOr = (status: string): GoalStatus => (status === 'completed' ? 'COMPLETED' : 'WORKING');
 
 /** The hard-block floor the transcript shows: a question or plan waiting for its answer, an API error. */
 function blockOf(waiting: GoalTool[], erred: boolean): Goal['block'] {

@@ -16,7 +16,7 @@ const GoalSchema = z.object({
   outcome: z.enum(['COMPLETED', 'INTERRUPTED']).nullable(),
   openedAt: z.number(),
   updatedAt: z.number(),
-  children: z.array(z.object({ key: z.string(), kind: z.enum(['TODO', 'SUBAGENT']), title: z.string(), status: Status })),
+  children: z.array(z.object({ key: z.string(), kind: z.enum(['TODO', 'TASK', 'SUBAGENT']), title: z.string(), status: Status })),
 });
 const Goals = z.array(GoalSchema);
 

@@ -62,7 +62,11 @@ export interface Atom extends AtomMeta {
 
 export type GoalTool =
   | { id: string; kind: 'QUESTION' | 'PLAN_APPROVAL' | 'SUBAGENT'; text: string }
-  | { id: string; kind: 'TODOS'; text: string; todos: { content: string; status: string }[] };
+  | { id: string; kind: 'TODOS'; text: string; todos: { content: string; status: string }[] }
+  /** the newer task tools: TaskCreate (text: the subject), its result naming the task's number, TaskUpdate */
+  | { id: string; kind: 'TASK_CREATE'; text: string }
+  | { id: string; kind: 'TASK_NUMBER'; text: string }
+  | { id: string; kind: 'TASK_UPDATE'; text: string; taskId: string; status: string | null };
 
 export interface Segment {
   index: number;

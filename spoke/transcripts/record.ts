@@ -193,7 +193,19 @@ function readGoalTool(id: string, name: string, input: Json | null): GoalTool | 
     const todos = (arr(input?.todos) ?? []).map(obj).filter((t) => t !== null);
     return { id, kind: 'TODOS', text: '', todos: todos.map((t) => ({ content: clipText(str(t.content) ?? ''), status: str(t.status) ?? 'pending' })) };
   }
+  if (name === 'TaskCreate') return { id, kind: 'TASK_CREATE', text: clipText(str(input?.subject) ?? str(input?.description) ?? 'task') };
+  if (name === 'TaskUpdate') {
+    const taskId = str(input?.taskId) ?? (typeof input?.taskId === 'number' ? String(input.taskId) : null);
+    if (taskId) return { id, kind: 'TASK_UPDATE', text: clipText(str(input?.subject) ?? ''), taskId, status: str(input?.status) };
+  }
   return null;
+}
+
+/** TaskCreate answers "Task #3 created successfully: …": the number later TaskUpdates use. */
+function taskNumber(content: unknown): string | null {
+  const text = typeof content === 'string' ? content : str(obj(arr(content)?.[0])?.text);
+  if (!text?.startsWith('Task #')) return null;
+  return /^Task #(\d+) created/.exec(text)?.[1] ?? null;
 }
 
 const firstLine = (text: string): string => text.split('\n').find((l) => l.trim() !== '')?.replace(/^#+\s*/, '').trim() ?? '';
@@ -213,7 +225,11 @@ function readUserLine(atom: AtomMeta, r: Json, content: unknown): void {
       if (b.type === 'tool_result') {
         results++;
         const id = str(b.tool_use_id);
-        if (id) (atom.toolResults ??= []).push(id);
+        if (id) {
+          (atom.toolResults ??= []).push(id);
+          const task = taskNumber(b.content);
+          if (task) (atom.goalTools ??= []).push({ id, kind: 'TASK_NUMBER', text: task });
+        }
       } else if (b.type === 'text') {
         // IDE context arrives as its own text block before the prompt: join them.
         const part = str(b.text);

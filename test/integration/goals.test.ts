@@ -109,6 +109,53 @@ describe('blocks', () => {
     expect(goal).toMatchObject({ rolledUpStatus: 'COMPLETED', outcome: 'COMPLETED', block: null });
   });
 
+  it('makes tasks from TaskCreate its parts, numbered as their results say, updated by TaskUpdate in any later turn', async () => {
+    const created = (uuid: string, parent: string, n: number, subject: string) => {
+      const r = toolResult(uuid, parent, `t-${parent}`);
+      r.message.content[0].content = `Task #${n} created successfully: ${subject}` as never;
+      return r;
+    };
+    writeFileSync(
+      file,
+      line(prompt('p1', null, 'migrate the schema')) +
+        line(ask('a1', 'p1', 'TaskCreate', { subject: 'Write the migration', description: 'd', activeForm: 'Writing' })) +
+        line(created('r1', 'a1', 1, 'Write the migration')) +
+        line(ask('a2', 'r1', 'TaskCreate', { subject: 'Run the tests', description: 'd' })) +
+        line(created('r2', 'a2', 7, 'Run the tests')) +
+        line(ask('a3', 'r2', 'TaskCreate', { subject: 'Tidy up' })) +
+        line(toolResult('r3', 'a3', 't-a3')) +
+        line(ask('a4', 'r3', 'TaskUpdate', { taskId: '1', status: 'completed' })) +
+        line(toolResult('r4', 'a4', 't-a4')) +
+        line(ask('a5', 'r4', 'TaskUpdate', { taskId: '8', status: 'deleted' })) +
+        line(toolResult('r5', 'a5', 't-a5')) +
+        line(assistant('a6', 'r5', [say('first part done')], 'end_turn')),
+    );
+    kernel = await startTestKernel(root);
+    const goals = async () => (await kernel.gql(GOALS, { id: 'test:g1' })).data.session.goals;
+    expect((await goals())[0]).toMatchObject({
+      status: 'COMPLETED',
+      rolledUpStatus: 'WORKING',
+      children: [
+        { kind: 'TASK', title: 'Write the migration', status: 'COMPLETED' },
+        { kind: 'TASK', title: 'Run the tests', status: 'WORKING' },
+      ],
+    });
+    appendFileSync(
+      file,
+      line(prompt('p2', 'a6', 'finish it')) +
+        line(ask('b1', 'p2', 'TaskUpdate', { taskId: '7', status: 'completed', subject: 'Run every test' })) +
+        line(toolResult('s1', 'b1', 't-b1')) +
+        line(assistant('b2', 's1', [say('all done')], 'end_turn')),
+    );
+    const [first, second] = await until(async () => {
+      const all = await goals();
+      return all.length === 2 && all[1].status === 'COMPLETED' && all;
+    }, 'the second turn to complete');
+    expect(first.rolledUpStatus).toBe('COMPLETED');
+    expect(first.children.map((c: any) => [c.title, c.status])).toEqual([['Write the migration', 'COMPLETED'], ['Run every test', 'COMPLETED']]);
+    expect(second.children).toEqual([]);
+  });
+
   it('follows a permission prompt, its answer and the end of the turn on feedChanged: BLOCKED, WORKING, COMPLETED', async () => {
     // Hook times and transcript times come from the same clock: write these lines at real times.
     const now = <T extends object>(record: T): T => ({ ...record, timestamp: new Date().toISOString() });
