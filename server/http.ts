@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Source } from '../spoke/model/source';
 import { VERSION } from '../spoke/version';
-import { renderIndexPage } from './index-page';
 import { renderLoginPage } from './login-page';
 import type { AccessPolicy } from './security/access';
 import { graphiqlPage, setSecurityHeaders } from './security/headers';
 import type { FailureThrottle } from './security/throttle';
+import { isAppRoute, serveWebClient } from './web-client';
 import type { LoomYoga } from './yoga';
 
 // The kernel's HTTP routes. Every request passes the Host and Origin checks first; /healthz and
@@ -14,7 +13,6 @@ import type { LoomYoga } from './yoga';
 const MAX_LOGIN_BODY = 4096;
 
 export interface HttpDeps {
-  source: Source;
   yoga: LoomYoga;
   access: AccessPolicy;
   throttle: FailureThrottle;
@@ -33,7 +31,7 @@ export function httpHandler(deps: HttpDeps): (req: IncomingMessage, res: ServerR
 }
 
 async function handle(deps: HttpDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { access, source, yoga } = deps;
+  const { access, yoga } = deps;
   setSecurityHeaders(res);
   if (!access.hostAllowed(req)) {
     return send(res, 403, 'text/plain; charset=utf-8', `Forbidden: this kernel does not answer to Host "${req.headers.host ?? ''}".\n`);
@@ -58,7 +56,7 @@ async function handle(deps: HttpDeps, req: IncomingMessage, res: ServerResponse)
     }
     return void yoga(req, res);
   }
-  if (url.pathname === '/' && isRead(req)) return send(res, 200, 'text/html; charset=utf-8', renderIndexPage(source));
+  if (isRead(req) && serveWebClient(url.pathname, res)) return;
   send(res, 404, 'text/plain; charset=utf-8', `Not found: ${url.pathname}\n`);
 }
 
@@ -88,7 +86,7 @@ async function login(deps: HttpDeps, req: IncomingMessage, res: ServerResponse):
 async function refuse(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const presented = req.headers['x-loom-token'] !== undefined || (req.headers.cookie ?? '').includes(`${deps.access.cookieName}=`);
   if (presented) return fail(deps, req, res, 'That token is not this kernel’s, or it was rotated.');
-  if (url.pathname === '/' && isRead(req)) return send(res, 401, 'text/html; charset=utf-8', renderLoginPage(null));
+  if (isAppRoute(url.pathname) && isRead(req)) return send(res, 401, 'text/html; charset=utf-8', renderLoginPage(null));
   send(res, 401, 'text/plain; charset=utf-8', 'Unauthorized: send the token in the X-Loom-Token header (see `loom url`).\n');
 }
 

@@ -75,7 +75,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   }
   const access = new AccessPolicy({ stateDir: options.stateDir, port, bindHost, extraHosts: options.allowHosts });
   const throttle = new FailureThrottle();
-  server.on('request', httpHandler({ source, yoga, access, throttle, log }));
+  server.on('request', httpHandler({ yoga, access, throttle, log }));
   const wss = attachWebSocket(server, { yoga, access, throttle, log });
 
   // Serve while indexing: the API reports progress from the first moment.

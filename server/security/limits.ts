@@ -9,7 +9,7 @@ export const QueryLimits = z.object({
   aliases: z.number().int().nonnegative().default(15),
   tokens: z.number().int().positive().default(2000),
   directives: z.number().int().nonnegative().default(10),
-  cost: z.number().int().positive().default(5000),
+  cost: z.number().int().positive().default(50_000),
 });
 export type QueryLimits = z.infer<typeof QueryLimits>;
 

@@ -96,10 +96,4 @@ describe('the kernel', () => {
     expect(html).toMatch(/graphiql/i);
     expect(html).not.toMatch(/unpkg\.com|jsdelivr|cdn\./);
   });
-
-  it('lists the sessions on the index page, with a link to GraphiQL', async () => {
-    const html = await (await kernel.fetch('/')).text();
-    expect(html).toContain('href="/graphql"');
-    expect(html).toContain('AI Music: Embedding Words into Sound');
-  });
 });

@@ -1,0 +1,3 @@
+export function ChatPane({ sessionId }: { sessionId: string; turnId: string | null }) {
+  return <div className="empty">{sessionId}</div>;
+}

@@ -1,0 +1,3 @@
+export function FeedPane() {
+  return <div className="empty">feed</div>;
+}

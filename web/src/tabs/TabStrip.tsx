@@ -1,0 +1,101 @@
+import { useNavigate, useParams } from '@tanstack/react-router';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef } from 'react';
+import { age } from '../lib/age';
+import { directories, filterSessions } from './filter';
+import { tabFilter } from './filter-store';
+import { HostName } from './host-name';
+import { LiveChip } from './live-chip';
+import { useSessions } from './sessions';
+
+const ROW = 46;
+
+// Every session as a tab, most recently active first. Virtualized: only the rows in view are
+// in the DOM, so two thousand sessions cost what twenty do. `/` filters, `j`/`k` step.
+export function TabStrip() {
+  const { list, loaded, error } = useSessions();
+  const filter = tabFilter.use();
+  const shown = useMemo(() => filterSessions(list, filter), [list, filter]);
+  const dirs = useMemo(() => directories(list), [list]);
+  const params = useParams({ strict: false }) as { id?: string };
+  const navigate = useNavigate();
+  const scroller = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const rows = useVirtualizer({ count: shown.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 });
+  const current = shown.findIndex((s) => s.id === params.id);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLElement && e.target.closest('input, textarea, select, [contenteditable]')) return;
+      if (e.metaKey || e.ctrlKey || e.altKey) return;
+      if (e.key === '/') {
+        e.preventDefault();
+        input.current?.focus();
+      } else if ((e.key === 'j' || e.key === 'k') && shown.length > 0) {
+        const next = current === -1 ? 0 : Math.min(shown.length - 1, Math.max(0, current + (e.key === 'j' ? 1 : -1)));
+        rows.scrollToIndex(next);
+        void navigate({ to: '/s/$id', params: { id: shown[next].id } });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [shown, current, navigate, rows]);
+
+  return (
+    <nav className="tabs" aria-label="Sessions">
+      <div className="tabs-filter">
+        <input
+          ref={input}
+          type="search"
+          placeholder="Filter sessions  /"
+          aria-label="Filter sessions"
+          value={filter.text}
+          onChange={(e) => tabFilter.set({ ...filter, text: e.target.value })}
+          onKeyDown={(e) => e.key === 'Escape' && e.currentTarget.blur()}
+        />
+        <select aria-label="Directory" value={filter.dir} onChange={(e) => tabFilter.set({ ...filter, dir: e.target.value })}>
+          <option value="">all directories</option>
+          {dirs.map((d) => (
+            <option key={d} value={d}>
+              {d}
+            </option>
+          ))}
+        </select>
+        <div className="tabs-count">
+          {error ? <span className="error">{error}</span> : loaded ? `${shown.length} of ${list.length} sessions` : 'loading sessions…'}
+        </div>
+      </div>
+      <div className="tabs-list" ref={scroller} role="list">
+        <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
+          {rows.getVirtualItems().map((row) => {
+            const s = shown[row.index];
+            return (
+              <a
+                key={s.id}
+                role="listitem"
+                className={`tab${s.id === params.id ? ' active' : ''}`}
+                data-session={s.id}
+                href={`/s/${encodeURIComponent(s.id)}`}
+                onClick={(e) => {
+                  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+                  e.preventDefault();
+                  void navigate({ to: '/s/$id', params: { id: s.id } });
+                }}
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${row.start}px)` }}
+              >
+                <span className="tab-line">
+                  <HostName host={s.host.name} name={s.name} />
+                  <LiveChip state={s.live.state} />
+                </span>
+                <span className="tab-sub">
+                  <span className="dir">{s.dir}</span>
+                  <span className="age">{age(s.updatedAt)}</span>
+                </span>
+              </a>
+            );
+          })}
+        </div>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,9 @@
+/** `host:name`, the host part dimmed: every session is named this way across machines. */
+export function HostName({ host, name }: { host: string; name: string }) {
+  return (
+    <span className="host-name">
+      <span className="host">{host}:</span>
+      {name}
+    </span>
+  );
+}

@@ -1,0 +1,78 @@
+import { connection } from '../lib/connection';
+import { query, subscribe } from '../lib/gql';
+import { createStore } from '../lib/store';
+
+// Every top-level session, kept current: loaded in pages once, then patched by sessionsChanged.
+// One store for the tab strip, the timeline's lanes and the feed's tab labels.
+
+export type LiveKind = 'WORKING' | 'PERMISSION' | 'COMPACTING' | 'IDLE' | 'CLOSED' | 'UNKNOWN';
+
+export interface SessionTab {
+  id: string;
+  name: string;
+  dir: string;
+  host: { name: string; local: boolean };
+  updatedAt: string;
+  startedAt: string;
+  turnCount: number;
+  live: { state: LiveKind; since: string | null; detail: string | null };
+}
+
+const FIELDS = 'id name dir updatedAt startedAt turnCount host { name local } live { state since detail }';
+const PAGE = `query($after: String) { sessions(first: 500, after: $after) {
+  nodes { ${FIELDS} } pageInfo { hasNextPage endCursor } } }`;
+const CHANGES = `subscription { sessionsChanged { kind sessionId session { ${FIELDS} } } }`;
+
+interface Snapshot {
+  loaded: boolean;
+  error: string | null;
+  /** most recently active first */
+  list: SessionTab[];
+  byId: Map<string, SessionTab>;
+}
+
+const store = createStore<Snapshot>({ loaded: false, error: null, list: [], byId: new Map() });
+let started = false;
+
+function publish(byId: Map<string, SessionTab>, patch: Partial<Snapshot> = {}): void {
+  const list = [...byId.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
+  store.set({ ...store.get(), ...patch, byId, list });
+}
+
+async function loadAll(): Promise<void> {
+  const byId = new Map<string, SessionTab>();
+  let after: string | null = null;
+  for (;;) {
+    type Page = { sessions: { nodes: SessionTab[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+    const data: Page = await query<Page>(PAGE, { after });
+    for (const s of data.sessions.nodes) byId.set(s.id, s);
+    if (!data.sessions.pageInfo.hasNextPage) break;
+    after = data.sessions.pageInfo.endCursor;
+  }
+  // a change that arrived while the pages loaded is newer than what they say
+  for (const [id, s] of store.get().byId) if ((byId.get(id)?.updatedAt ?? '') < s.updatedAt) byId.set(id, s);
+  publish(byId, { loaded: true, error: null });
+}
+
+function start(): void {
+  if (started) return;
+  started = true;
+  // changes first, so nothing that happens while the pages load is missed
+  subscribe<{ sessionsChanged: { kind: string; sessionId: string; session: SessionTab | null } }>(CHANGES, {}, ({ sessionsChanged: c }) => {
+    connection.fresh();
+    const byId = new Map(store.get().byId);
+    if (c.kind === 'REMOVED' || !c.session) byId.delete(c.sessionId);
+    else byId.set(c.session.id, c.session);
+    publish(byId);
+  });
+  loadAll().catch((err: Error) => publish(store.get().byId, { loaded: true, error: err.message }));
+  // after a reconnect the list may have missed changes: read it again
+  connection.subscribe(() => {
+    if (connection.get() === 'stale') loadAll().then(connection.fresh).catch(() => undefined);
+  });
+}
+
+export function useSessions(): Snapshot {
+  start();
+  return store.use();
+}

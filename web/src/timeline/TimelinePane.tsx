@@ -1,0 +1,3 @@
+export function TimelinePane() {
+  return <div className="empty">timeline</div>;
+}
