@@ -24,6 +24,8 @@ export interface TestKernelOptions {
   awakeLimit?: number;
   /** reuse a state dir (it is then left in place on close) */
   stateDir?: string;
+  /** listen on this port (to restart a kernel where a client expects it); 0 by default */
+  port?: number;
 }
 
 /** Starts a real kernel on a free loopback port over the given projects dir, and waits for its first index. */
@@ -33,7 +35,7 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
   const kernel = await startKernel({
     projectsRoot,
     stateDir,
-    port: 0,
+    port: options.port ?? 0,
     hostName: options.hostName ?? 'test',
     awakeLimit: options.awakeLimit,
     log: (m) => logs.push(m),
