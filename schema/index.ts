@@ -13,6 +13,7 @@ import './types/transcript';
 import './types/usage';
 import './types/goal';
 import './types/kernel';
+import './types/timeline';
 
 export type { Context } from './builder';
 export { asClientError } from './errors';

@@ -1,15 +1,17 @@
 import { hostname } from 'node:os';
-import { NotFoundError, UnavailableError, type EventFilter, type Feed, type FeedChange, type TranscriptPage, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
+import { NotFoundError, UnavailableError, type EventFilter, type Feed, type FeedChange, type TimelineLane, type TimelineQuery, type TranscriptPage, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
 import { GoalClears } from './goals/clears';
 import { withLive, type Goal } from './goals/judge';
 import { UNKNOWN_LIVE, type LiveState } from './live/hook-state';
 import { withIdleAtoms } from './live/idle-atoms';
+import { liveSpans, readHookLog, type LiveSpan } from './live/live-spans';
 import { LiveStates } from './live/live-states';
 import { Pulse } from './model/pulse';
 import type { Atom, AtomMeta, ContentBlock, HostInfo, IndexingProgress, KernelInfo, SessionSummary, Turn } from './model/types';
 import { pageSessions } from './session-list';
 import { eventRows, transcriptPage } from './session-pages';
 import { streamSession } from './session-stream';
+import { checkTimelineQuery, laneSessions, timelineLane } from './timeline';
 import { SessionCatalog } from './transcripts/catalog';
 import { loadAtoms } from './transcripts/content';
 import type { TranscriptSession } from './transcripts/session';
@@ -130,8 +132,7 @@ export class LocalSource implements Source {
     const column = { WORKING: feed.working, BLOCKED: feed.blocked, COMPLETED: feed.completed };
     for (const session of this.catalog.all()) {
       if (!this.isListed(session)) continue;
-      for (const goal of withLive(session.goals(), this.liveOf(session.key))) {
-        if (this.clears?.has(`${session.key}/${goal.anchor}`)) continue;
+      for (const goal of this.feedGoalsOf(session)) {
         if (since === null || goal.updatedAt >= since) column[goal.rolledUpStatus].push({ host: this.host.name, key: session.key, goal });
       }
     }
@@ -150,7 +151,7 @@ export class LocalSource implements Source {
     const goalsOf = (key: string): FeedChange | null => {
       const session = this.catalog.get(key);
       if (!session || !this.isListed(session)) return null;
-      return { host: this.host.name, key, goals: withLive(session.goals(), this.liveOf(key)) };
+      return { host: this.host.name, key, goals: this.feedGoalsOf(session) };
     };
     async function* changes(): AsyncGenerator<FeedChange> {
       try {
@@ -167,6 +168,11 @@ export class LocalSource implements Source {
       }
     }
     return changes();
+  }
+
+  /** A session's goals as the feed has them: with what the hooks say, without the cleared ones. */
+  private feedGoalsOf(session: TranscriptSession): Goal[] {
+    return withLive(session.goals(), this.liveOf(session.key)).filter((goal) => !this.clears?.has(`${session.key}/${goal.anchor}`));
   }
 
   async clearGoals(goals: { host: string; key: string; anchor: string }[], idempotencyKey: string): Promise<{ batchId: string; cleared: number }> {
@@ -214,6 +220,39 @@ export class LocalSource implements Source {
       }
     }
     return usageRows(ledger.values(), query);
+  }
+
+  async timeline(query: TimelineQuery): Promise<TimelineLane[]> {
+    checkTimelineQuery(query);
+    const listed: SessionSummary[] = [];
+    for (const s of this.catalog.all()) if (this.isListed(s)) listed.push(this.summaryOf(s));
+    const lanes: TimelineLane[] = [];
+    // One session at a time: reading turns wakes a session, and only so many stay awake.
+    for (const session of laneSessions(listed, query)) {
+      let turns: Turn[];
+      try {
+        turns = await this.turns(session.host, session.key);
+      } catch (err) {
+        if (err instanceof NotFoundError) continue; // gone since it was listed
+        throw err;
+      }
+      lanes.push(timelineLane(session, turns, await this.stripesOf(session.key, turns), query));
+    }
+    return lanes;
+  }
+
+  /** Permission and compaction spans from the hook logs of a session's Claude Code sessions. */
+  private async stripesOf(key: string, turns: Turn[]): Promise<LiveSpan[]> {
+    const dir = this.options.liveDir;
+    if (!dir) return [];
+    const atomTimes = turns
+      .flatMap((turn) => turn.atoms)
+      .filter((atom) => atom.type !== 'idle')
+      .map((atom) => atom.t)
+      .sort((a, b) => a - b);
+    const spans: LiveSpan[] = [];
+    for (const id of this.claudeIdsOf(key)) spans.push(...liveSpans(await readHookLog(dir, id), atomTimes));
+    return spans.sort((a, b) => a.t - b.t);
   }
 
   async content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]> {

@@ -112,7 +112,7 @@ const FeedRef = builder.objectRef<Feed>('Feed').implement({
 });
 
 const FeedChangeRef = builder.objectRef<FeedChange>('FeedChange').implement({
-  description: "A session's goals changed; these are all of them now.",
+  description: "A session's feed goals changed (new activity, a clear or an undo): all of the session's goals in the feed now, cleared ones left out.",
   fields: (t) => ({
     sessionId: t.id({ resolve: (c) => sessionId(c.host, c.key) }),
     goals: t.field({ type: [GoalRefType], resolve: (c) => c.goals.map((goal) => ({ host: c.host, key: c.key, goal })) }),

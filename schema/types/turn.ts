@@ -32,6 +32,10 @@ export const TurnRef = builder.objectRef<TurnNode>('Turn').implement({
     id: t.id({ resolve: (n) => childId(n.host, n.key, n.turn.id) }),
     index: t.int({ resolve: (n) => n.turn.index }),
     trigger: t.field({ type: AtomRef, nullable: true, resolve: (n) => (n.turn.trigger ? atomNode(n.host, n.key)(n.turn.trigger) : null) }),
+    firstSequence: t.int({
+      description: "sequence of the turn's first atom: where a reader jumps to when the turn has no trigger",
+      resolve: (n) => n.turn.atoms[0]?.sequence ?? n.turn.trigger?.sequence ?? 0,
+    }),
     t: t.field({ type: 'DateTime', resolve: (n) => n.turn.t }),
     end: t.field({ type: 'DateTime', nullable: true, resolve: (n) => (n.turn.ended ? n.turn.end : null) }),
     lastActivity: t.field({ type: 'DateTime', resolve: (n) => n.turn.end }),

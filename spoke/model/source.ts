@@ -1,4 +1,5 @@
 import type { Goal } from '../goals/judge';
+import type { LiveSpan } from '../live/live-spans';
 import type { UsageQuery, UsageRow } from '../usage/report';
 import type { UsageTotals } from '../usage/usage';
 import type { Atom, ContentBlock, AtomMeta, HostInfo, KernelInfo, SessionSummary, Turn } from './types';
@@ -88,11 +89,55 @@ export interface Feed {
   completed: GoalRef[];
 }
 
-/** A session's goals changed: here they are now. */
+/** A session's feed goals changed: all of them now, without the cleared ones. */
 export interface FeedChange {
   host: string;
   key: string;
   goals: Goal[];
+}
+
+export interface TimelineQuery {
+  from: number;
+  to: number;
+  /** at most this many lanes, the most recently active sessions first */
+  lanes: number;
+  /** only these sessions; every session when null */
+  sessions: { host: string; key: string }[] | null;
+}
+
+export type BarStatus = 'running' | 'ended' | 'interrupted';
+
+/** One segment of a turn, from one input to the next: a bar on the timeline. */
+export interface TimelineBar {
+  /** the turn's anchor (the last part of its id) */
+  turnId: string;
+  turnIndex: number;
+  segmentIndex: number;
+  t: number;
+  end: number;
+  status: BarStatus;
+  /** the first line of the prompt that opened the turn */
+  trigger: string | null;
+  /** the first line of the prompt that opened this segment */
+  input: string | null;
+}
+
+/** A turn's trigger: a dot on the timeline. */
+export interface TimelineDot {
+  turnId: string;
+  t: number;
+  text: string | null;
+}
+
+/** One top-level session in a window of time. */
+export interface TimelineLane {
+  session: SessionSummary;
+  bars: TimelineBar[];
+  /** where the model had stopped inside a turn (its IDLE atoms) */
+  idle: { t: number; end: number }[];
+  triggers: TimelineDot[];
+  /** spans in PERMISSION or COMPACTING state, from the hooks */
+  stripes: LiveSpan[];
 }
 
 export interface Source {
@@ -114,6 +159,8 @@ export interface Source {
   /** puts a cleared batch back; null when there is no such batch */
   undoClear(batchId: string): Promise<{ restored: number } | null>;
   usage(query: UsageQuery): UsageRow[];
+  /** one lane per top-level session active in [from, to], most recently active first */
+  timeline(query: TimelineQuery): Promise<TimelineLane[]>;
   /** content for atoms this source returned, in the same order */
   content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]>;
   sessionsChanged(): AsyncIterableIterator<SessionChange>;

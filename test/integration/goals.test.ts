@@ -48,6 +48,28 @@ describe('goals over the real fixtures', () => {
 });
 
 describe('clearing the feed', () => {
+  it('announces a clear and an undo on feedChanged, whose goals leave the cleared ones out', async () => {
+    const kernel = await startTestKernel(FIXTURES);
+    const events: { sessionId: string; ids: string[] }[] = [];
+    const iterator = kernel.ws().iterate({ query: 'subscription { feedChanged { sessionId goals { id } } }' });
+    const consume = (async () => {
+      for await (const r of iterator) events.push({ sessionId: (r.data as any).feedChanged.sessionId, ids: (r.data as any).feedChanged.goals.map((g: any) => g.id) });
+    })();
+    const [goal] = (await kernel.gql(`{ feed { completed { id session { id } } } }`)).data.feed.completed;
+    // no acknowledgement exists for a subscription: clear again (one batch: one key) until an event shows it
+    let batchId = '';
+    await until(async () => {
+      batchId = (await kernel.gql(`mutation($ids: [ID!]!, $k: String!) { clearGoals(ids: $ids, idempotencyKey: $k) { batchId } }`, { ids: [goal.id], k: 'one-click' })).data.clearGoals.batchId;
+      return events.some((e) => e.sessionId === goal.session.id && !e.ids.includes(goal.id));
+    }, 'a feedChanged without the cleared goal');
+    events.length = 0;
+    await kernel.gql(`mutation($b: ID!) { undoClear(batchId: $b) { restored } }`, { b: batchId });
+    await until(() => events.some((e) => e.sessionId === goal.session.id && e.ids.includes(goal.id)), 'a feedChanged with the goal back');
+    await iterator.return?.();
+    await consume;
+    await kernel.close();
+  });
+
   it('clears goals once per idempotency key, undoes a batch, and keeps both across a restart', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'loom-clears-'));
     let kernel = await startTestKernel(FIXTURES, { stateDir });

@@ -1,3 +1,52 @@
+import { useState } from 'react';
+import { useSessions } from '../tabs/sessions';
+import { ClearBar } from './ClearBar';
+import { FeedColumn } from './FeedColumn';
+import { retryFeed, useFeed } from './feed-store';
+import { GoalModal } from './GoalModal';
+import type { GoalStatus } from './types';
+import { useNow } from './use-now';
+import './feed.css';
+
+const COLUMNS: GoalStatus[] = ['WORKING', 'BLOCKED', 'COMPLETED'];
+
+// The feed: every ask of every session in three columns, so the one that needs you is found first.
 export function FeedPane() {
-  return <div className="empty">feed</div>;
+  const { loaded, error, columns, lastClear } = useFeed();
+  const { byId: tabs } = useSessions();
+  const now = useNow(15_000);
+  const [openGoal, setOpenGoal] = useState<string | null>(null);
+  const all = COLUMNS.flatMap((s) => columns[s]);
+  const open = openGoal ? all.find((g) => g.id === openGoal) : undefined;
+  // empty columns after a failed read would claim "nothing needs you": show the error alone
+  const nothingToShow = error !== null && all.length === 0;
+  return (
+    <div className="feed">
+      {error && (
+        <p className="feed-error" role="alert">
+          <span className="error">Could not read the feed: {error}</span>{' '}
+          <button type="button" onClick={retryFeed}>
+            Try again
+          </button>
+        </p>
+      )}
+      {!nothingToShow && (
+        <div className="feed-columns">
+          {COLUMNS.map((status) => (
+            <FeedColumn
+              key={status}
+              status={status}
+              goals={columns[status]}
+              loaded={loaded}
+              tabs={tabs}
+              now={now}
+              onOpen={setOpenGoal}
+              actions={status === 'COMPLETED' && <ClearBar completed={columns.COMPLETED.map((g) => g.id)} lastClear={lastClear} />}
+            />
+          ))}
+        </div>
+      )}
+      {openGoal && <GoalModal key={openGoal} goalId={openGoal} updatedAt={open?.updatedAt} onClose={() => setOpenGoal(null)} />}
+    </div>
+  );
 }

@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import type { SessionTab } from '../tabs/sessions';
+import { GoalCard } from './GoalCard';
+import { COLUMN_TITLE } from './labels';
+import { sessionLabelOf } from './session-label';
+import type { FeedGoal, GoalStatus } from './types';
+
+const EMPTY: Record<GoalStatus, string> = {
+  WORKING: 'Nothing is being worked on.',
+  BLOCKED: 'Nothing needs you.',
+  COMPLETED: 'Nothing completed.',
+};
+
+interface Props {
+  status: GoalStatus;
+  goals: FeedGoal[];
+  loaded: boolean;
+  tabs: Map<string, SessionTab>;
+  now: number;
+  onOpen(id: string): void;
+  /** buttons for the column's header */
+  actions?: ReactNode;
+}
+
+/** One column of the feed: the goals of one rolled-up status, newest first. */
+export function FeedColumn({ status, goals, loaded, tabs, now, onOpen, actions }: Props) {
+  const name = status.toLowerCase();
+  return (
+    <section className={`feed-column feed-column-${name}`} data-column={name} aria-labelledby={`feed-${name}`}>
+      <header className="feed-column-head">
+        <h2 id={`feed-${name}`}>
+          {COLUMN_TITLE[status]} <span className="feed-count">{goals.length}</span>
+        </h2>
+        {actions}
+      </header>
+      {goals.length === 0 ? (
+        <p className="feed-empty">{loaded ? EMPTY[status] : 'Loading…'}</p>
+      ) : (
+        <ul className="feed-cards">
+          {goals.map((goal) => (
+            <GoalCard key={goal.id} goal={goal} session={sessionLabelOf(goal, tabs)} now={now} onOpen={onOpen} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+import { age } from '../lib/age';
+import { HostName } from '../tabs/host-name';
+import { blockLine, progress } from './labels';
+import type { SessionLabel } from './session-label';
+import type { FeedGoal } from './types';
+
+interface Props {
+  goal: FeedGoal;
+  session: SessionLabel;
+  now: number;
+  onOpen(id: string): void;
+}
+
+/** One top-level goal: what was asked, in which tab, how long ago, and what it waits for. */
+export function GoalCard({ goal, session, now, onOpen }: Props) {
+  const parts = progress(goal.children);
+  return (
+    <li>
+      <button type="button" className={`goal-card goal-${goal.rolledUpStatus.toLowerCase()}`} data-goal={goal.id} onClick={() => onOpen(goal.id)}>
+        <span className="goal-title">{goal.title}</span>
+        {goal.block && <span className="goal-block">{blockLine(goal.block)}</span>}
+        <span className="goal-meta">
+          <HostName host={session.host} name={session.name} />
+          {goal.outcome === 'INTERRUPTED' && <span className="goal-interrupted">interrupted</span>}
+          {parts && (
+            <span className="goal-progress" title="parts done">
+              {parts}
+            </span>
+          )}
+          <time className="goal-age" dateTime={goal.updatedAt} title={new Date(goal.updatedAt).toLocaleString()}>
+            {age(goal.updatedAt, now)}
+          </time>
+        </span>
+      </button>
+    </li>
+  );
+}

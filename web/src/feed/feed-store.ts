@@ -1,0 +1,138 @@
+import { connection } from '../lib/connection';
+import { mutate, query, subscribe } from '../lib/gql';
+import { createStore } from '../lib/store';
+import { CARD_FIELDS, sessionIdOf, type FeedGoal, type GoalStatus } from './types';
+
+// Every top-level goal in the feed, kept current: read once with `feed`, then patched by
+// `feedChanged`, which sends all of a session's goals in the feed whenever one changes (a clear
+// or an undo, here or in another page, included).
+
+const FEED = `{ feed { working { ${CARD_FIELDS} } blocked { ${CARD_FIELDS} } completed { ${CARD_FIELDS} } } }`;
+const CHANGES = `subscription { feedChanged { sessionId goals { ${CARD_FIELDS} } } }`;
+const CLEAR = `mutation($ids: [ID!]!, $key: String!) { clearGoals(ids: $ids, idempotencyKey: $key) { batchId } }`;
+const UNDO = `mutation($batchId: ID!) { undoClear(batchId: $batchId) { restored } }`;
+
+export interface ClearBatch {
+  batchId: string;
+  ids: string[];
+}
+
+export interface FeedSnapshot {
+  loaded: boolean;
+  error: string | null;
+  /** by rolled-up status, most recently updated first */
+  columns: Record<GoalStatus, FeedGoal[]>;
+  /** the last clear, while it can be undone */
+  lastClear: ClearBatch | null;
+}
+
+const store = createStore<FeedSnapshot>({ loaded: false, error: null, columns: { WORKING: [], BLOCKED: [], COMPLETED: [] }, lastClear: null });
+
+/** the feed's goals, by session id */
+let bySession = new Map<string, FeedGoal[]>();
+/** goals this page is clearing right now: hidden until the kernel answers */
+const clearing = new Set<string>();
+/** events that arrived while the feed was being read: newer than what the read returns */
+let eventsDuringLoad: Map<string, FeedGoal[]> | null = null;
+let started = false;
+
+/** By last activity; of two goals active at the same moment, the later ask first. */
+function newestFirst(a: FeedGoal, b: FeedGoal): number {
+  return b.updatedAt.localeCompare(a.updatedAt) || b.openedAt.localeCompare(a.openedAt) || a.id.localeCompare(b.id);
+}
+
+function publish(patch: Partial<FeedSnapshot> = {}): void {
+  const columns: FeedSnapshot['columns'] = { WORKING: [], BLOCKED: [], COMPLETED: [] };
+  for (const goals of bySession.values()) {
+    for (const goal of goals) if (!clearing.has(goal.id)) columns[goal.rolledUpStatus].push(goal);
+  }
+  for (const list of Object.values(columns)) list.sort(newestFirst);
+  store.set({ ...store.get(), ...patch, columns });
+}
+
+function place(sessionId: string, goals: FeedGoal[]): void {
+  if (goals.length > 0) bySession.set(sessionId, goals);
+  else bySession.delete(sessionId);
+}
+
+function onEvent(sessionId: string, goals: FeedGoal[]): void {
+  connection.fresh();
+  eventsDuringLoad?.set(sessionId, goals);
+  place(sessionId, goals);
+  publish();
+}
+
+async function load(): Promise<void> {
+  eventsDuringLoad = new Map();
+  try {
+    const { feed } = await query<{ feed: Record<'working' | 'blocked' | 'completed', FeedGoal[]> }>(FEED);
+    bySession = new Map();
+    for (const goal of [...feed.working, ...feed.blocked, ...feed.completed]) {
+      bySession.set(sessionIdOf(goal.id), [...(bySession.get(sessionIdOf(goal.id)) ?? []), goal]);
+    }
+    for (const [sessionId, goals] of eventsDuringLoad) place(sessionId, goals);
+    publish({ loaded: true, error: null });
+    // what the page shows is current again (after a reconnect it may not have been)
+    connection.fresh();
+  } catch (err) {
+    publish({ loaded: true, error: (err as Error).message });
+  } finally {
+    eventsDuringLoad = null;
+  }
+}
+
+function start(): void {
+  if (started) return;
+  started = true;
+  // changes first, so nothing that happens while the feed loads is missed
+  subscribe<{ feedChanged: { sessionId: string; goals: FeedGoal[] } }>(CHANGES, {}, ({ feedChanged }) => onEvent(feedChanged.sessionId, feedChanged.goals));
+  void load();
+  // after a reconnect the feed may have missed changes: read it again
+  connection.subscribe(() => {
+    if (connection.get() === 'stale') void load();
+  });
+}
+
+/** A key for one click: the kernel makes one batch of a request sent twice with it. */
+function idempotencyKey(): string {
+  // randomUUID exists only in secure contexts; a kernel reached over plain http on a LAN is not one
+  return crypto.randomUUID?.() ?? Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Takes goals out of the feed: hidden here at once; the kernel's feedChanged confirms it. */
+export async function clearGoals(ids: string[]): Promise<void> {
+  for (const id of ids) clearing.add(id);
+  publish();
+  let batch: ClearBatch | null = null;
+  try {
+    const { clearGoals: result } = await mutate<{ clearGoals: { batchId: string } }>(CLEAR, { ids, key: idempotencyKey() });
+    batch = { batchId: result.batchId, ids };
+    // the read after the clear leaves them out, whether or not its events arrived yet
+    await load();
+  } finally {
+    for (const id of ids) clearing.delete(id);
+    publish(batch ? { lastClear: batch } : {});
+  }
+}
+
+/** Puts a cleared batch back; feedChanged brings its goals into their columns again. */
+export async function undoClear(batch: ClearBatch): Promise<void> {
+  publish({ lastClear: null });
+  try {
+    await mutate(UNDO, { batchId: batch.batchId });
+  } catch (err) {
+    publish({ lastClear: batch });
+    throw err;
+  }
+  await load();
+}
+
+/** Reads the feed again after it failed. */
+export function retryFeed(): void {
+  void load();
+}
+
+export function useFeed(): FeedSnapshot {
+  start();
+  return store.use();
+}

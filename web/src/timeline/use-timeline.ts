@@ -1,0 +1,73 @@
+import { useEffect, useState } from 'react';
+import { query } from '../lib/gql';
+import type { TimeWindow } from './time-window';
+
+// The lanes of a window, read from `timeline(from, to, lanes, sessions)`. Asked again, after a
+// short pause, whenever the window or `version` (what the pane knows of those sessions) changes.
+
+/** The API's maximum: each lane wakes a session on the kernel. */
+export const MAX_LANES = 100;
+const SETTLE_MS = 150;
+
+type BarStatus = 'RUNNING' | 'ENDED' | 'INTERRUPTED';
+
+export interface Bar {
+  turnId: string;
+  turnIndex: number;
+  segmentIndex: number;
+  t: string;
+  end: string;
+  status: BarStatus;
+  triggerText: string | null;
+  inputText: string | null;
+}
+
+export interface Lane {
+  session: { id: string; name: string; host: { name: string } };
+  bars: Bar[];
+  idle: { t: string; end: string }[];
+  triggers: { turnId: string; t: string; text: string | null }[];
+  stripes: { kind: 'PERMISSION' | 'COMPACTING'; t: string; end: string | null }[];
+}
+
+const TIMELINE = `query($from: String!, $to: String!, $lanes: Int, $sessions: [ID!]) {
+  timeline(from: $from, to: $to, lanes: $lanes, sessions: $sessions) {
+    session { id name host { name } }
+    bars { turnId turnIndex segmentIndex t end status triggerText inputText }
+    idle { t end }
+    triggers { turnId t text }
+    stripes { kind t end }
+  } }`;
+
+export interface TimelineData {
+  /** null until the first answer */
+  lanes: Lane[] | null;
+  error: string | null;
+}
+
+/** Lanes for `sessionIds` (most recently active first) over the window; none asked when the list is empty. */
+export function useTimeline(window: TimeWindow | null, sessionIds: string[], version: string): TimelineData {
+  const [data, setData] = useState<TimelineData>({ lanes: null, error: null });
+  const from = window?.from;
+  const to = window?.to;
+  useEffect(() => {
+    if (from === undefined || to === undefined) return;
+    if (sessionIds.length === 0) {
+      setData({ lanes: [], error: null });
+      return;
+    }
+    let current = true;
+    const timer = setTimeout(() => {
+      const variables = { from: new Date(from).toISOString(), to: new Date(to).toISOString(), lanes: MAX_LANES, sessions: sessionIds.slice(0, MAX_LANES) };
+      query<{ timeline: Lane[] }>(TIMELINE, variables)
+        .then((result) => current && setData({ lanes: result.timeline, error: null }))
+        .catch((err: Error) => current && setData((previous) => ({ ...previous, error: `The timeline could not be loaded: ${err.message}` })));
+    }, SETTLE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+    // sessionIds is summed up in version, which also changes when those sessions do
+  }, [from, to, version]);
+  return data;
+}
