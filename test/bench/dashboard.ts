@@ -46,19 +46,16 @@ try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${kernel.url}?token=${kernel.access.token()}`);
-    const ms = await page.evaluate(
-      (count) =>
-        new Promise<number>((resolve) => {
-          const check = () => {
-            const counted = document.querySelector('.tabs-count')?.textContent === `${count} of ${count} sessions`;
-            const feed = document.querySelectorAll('[data-column]').length === 3;
-            if (counted && feed) resolve(performance.now());
-            else requestAnimationFrame(check);
-          };
-          check();
-        }),
-      total,
-    );
+    // a string, not a function: tsx would wrap a function with helpers the page does not have
+    const ms = await page.evaluate<number>(`new Promise((resolve) => {
+      const check = () => {
+        const counted = document.querySelector('.tabs-count')?.textContent === '${total} of ${total} sessions';
+        const feed = document.querySelectorAll('[data-column]').length === 3;
+        if (counted && feed) resolve(performance.now());
+        else requestAnimationFrame(check);
+      };
+      check();
+    })`);
     times.push(ms);
     console.log(`run ${run}: ${total} sessions, tab strip and feed drawn ${ms.toFixed(0)} ms after navigation start`);
     await context.close();

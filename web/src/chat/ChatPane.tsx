@@ -1,3 +1,83 @@
-export function ChatPane({ sessionId }: { sessionId: string; turnId: string | null }) {
-  return <div className="empty">{sessionId}</div>;
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useSessions } from '../tabs/sessions';
+import { ChatHeader } from './ChatHeader';
+import { buildRows } from './rows';
+import { TableOfContents, turnStart } from './TableOfContents';
+import { TranscriptView, type Jump } from './TranscriptView';
+import type { ChatAtom, ChatTurn } from './types';
+import { useSessionHead } from './use-session-head';
+import { useTranscript } from './use-transcript';
+import './chat.css';
+
+/**
+ * One session's conversation, live: header, the rows, and a table of contents by turn.
+ * `turnId` (from `?turn=`) opens it at that turn.
+ */
+export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: string | null }) {
+  const transcript = useTranscript(sessionId);
+  const { head, loaded, error: headError } = useSessionHead(sessionId, `${transcript.resets}:${newestPrompt(transcript.atoms)}`);
+  const { byId } = useSessions();
+  const rows = useMemo(() => buildRows(transcript.atoms), [transcript.atoms]);
+  const turnIds = useMemo(() => new Set(head?.turns.map((t) => t.id)), [head]);
+  const [jump, setJump] = useState<Jump | null>(null);
+  const { feed } = transcript;
+
+  const goTo = useCallback(
+    (turn: ChatTurn) => {
+      const sequence = turnStart(turn);
+      setJump({ sequence, nonce: Date.now() });
+      void feed.loadUntil(sequence);
+    },
+    [feed],
+  );
+
+  // `?turn=`: jump once the turns are known, and again whenever the link names another turn
+  const [missingTurn, setMissingTurn] = useState<string | null>(null);
+  const openedTurn = useRef<string | null>(null);
+  useEffect(() => {
+    if (!turnId || !head || !transcript.ready || openedTurn.current === turnId) return;
+    openedTurn.current = turnId;
+    const turn = head.turns.find((t) => t.id === turnId);
+    setMissingTurn(turn ? null : turnId);
+    if (turn) goTo(turn);
+  }, [turnId, head, transcript.ready, goTo]);
+
+  if (loaded && !head && !headError) {
+    return <div className="chat-message error">No session {sessionId} on this kernel: it may have been removed, or the link is wrong.</div>;
+  }
+  const error = headError ?? transcript.error;
+  if (!head) {
+    return <div className={error ? 'chat-message error' : 'chat-message'}>{error ? `Could not load this session: ${error}` : 'Loading…'}</div>;
+  }
+
+  return (
+    <div className="chat">
+      <ChatHeader head={head} live={byId.get(sessionId)?.live.state ?? head.live.state} />
+      <div className="chat-main">
+        {error && <div className="chat-error error">{error}</div>}
+        {missingTurn && <div className="chat-notice">Turn {missingTurn} is not in this session; showing the newest messages.</div>}
+        {transcript.ready && rows.length === 0 && !error && <div className="chat-message">Nothing to show in this session yet.</div>}
+        <TranscriptView
+          rows={rows}
+          turnIds={turnIds}
+          hasOlder={transcript.hasOlder}
+          loadingOlder={transcript.loadingOlder}
+          resets={transcript.resets}
+          jump={jump}
+          onNearTop={() => void feed.loadOlder()}
+        />
+        {transcript.loadingOlder && <div className="chat-loading">loading earlier messages…</div>}
+      </div>
+      <TableOfContents turns={head.turns} onPick={goTo} />
+    </div>
+  );
+}
+
+/** sequence of the newest prompt held: when it changes, a turn may have begun */
+function newestPrompt(atoms: ChatAtom[]): number {
+  for (let i = atoms.length - 1; i >= 0; i--) {
+    const kind = atoms[i].author?.kind;
+    if (kind === 'HUMAN' || kind === 'SDK' || kind === 'PEER') return atoms[i].sequence;
+  }
+  return 0;
 }

@@ -1,9 +1,12 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { SessionTab } from '../tabs/sessions';
 import { GoalCard } from './GoalCard';
 import { COLUMN_TITLE } from './labels';
 import { sessionLabelOf } from './session-label';
 import type { FeedGoal, GoalStatus } from './types';
+
+/** Cards drawn at first and per "show more": thousands of completed goals must not cost a render. */
+const PAGE = 50;
 
 const EMPTY: Record<GoalStatus, string> = {
   WORKING: 'Nothing is being worked on.',
@@ -25,6 +28,7 @@ interface Props {
 /** One column of the feed: the goals of one rolled-up status, newest first. */
 export function FeedColumn({ status, goals, loaded, tabs, now, onOpen, actions }: Props) {
   const name = status.toLowerCase();
+  const [shown, setShown] = useState(PAGE);
   return (
     <section className={`feed-column feed-column-${name}`} data-column={name} aria-labelledby={`feed-${name}`}>
       <header className="feed-column-head">
@@ -37,9 +41,16 @@ export function FeedColumn({ status, goals, loaded, tabs, now, onOpen, actions }
         <p className="feed-empty">{loaded ? EMPTY[status] : 'Loading…'}</p>
       ) : (
         <ul className="feed-cards">
-          {goals.map((goal) => (
+          {goals.slice(0, shown).map((goal) => (
             <GoalCard key={goal.id} goal={goal} session={sessionLabelOf(goal, tabs)} now={now} onOpen={onOpen} />
           ))}
+          {goals.length > shown && (
+            <li>
+              <button type="button" className="feed-more" onClick={() => setShown(shown + PAGE)}>
+                Show {Math.min(PAGE, goals.length - shown)} more of {goals.length - shown}
+              </button>
+            </li>
+          )}
         </ul>
       )}
     </section>

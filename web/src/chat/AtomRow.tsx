@@ -1,0 +1,93 @@
+import { memo, useState, type ReactNode } from 'react';
+import { CompactionDivider, IdleDivider } from './Divider';
+import { Markdown } from './Markdown';
+import { Picture } from './Picture';
+import { speakerOf, type Row, type RowBlock } from './rows';
+import { Thinking } from './Thinking';
+import { ToolCall } from './ToolCall';
+import type { ChatAtom } from './types';
+
+/** One row of the chat: a divider, or a message with a widget per content block. */
+export const AtomRow = memo(function AtomRow({ row }: { row: Row }) {
+  if (row.kind === 'compaction') return <CompactionDivider atom={row.atom} />;
+  if (row.kind === 'idle') return <IdleDivider atom={row.atom} />;
+  const speaker = speakerOf(row.atom);
+  const blocks = isSlashCommand(row.atom) ? (
+    <code className="slash-command">{row.atom.promptLine}</code>
+  ) : (
+    row.blocks.map((b, i) => <BlockView key={i} item={b} />)
+  );
+  return (
+    <div className={`msg msg-${speaker}`}>
+      {row.showsSpeaker && <Speaker atom={row.atom} />}
+      {speaker === 'system' ? <Injected atom={row.atom}>{blocks}</Injected> : blocks}
+    </div>
+  );
+}, sameRow);
+
+function BlockView({ item }: { item: RowBlock }) {
+  const { block } = item;
+  switch (block.__typename) {
+    case 'TextBlock':
+      return <Markdown text={block.text} />;
+    case 'ThinkingBlock':
+      return <Thinking text={block.thinking} />;
+    case 'ToolUseBlock':
+      return <ToolCall call={block} result={item.result} />;
+    case 'ToolResultBlock':
+      return <ToolCall call={null} result={block} />;
+    case 'ImageBlock':
+      return <Picture mediaType={block.mediaType} data={block.data} />;
+    case 'OpaqueBlock':
+      return <div className="block-note">[{block.blockType} block]</div>;
+  }
+}
+
+/** a slash command is written as <command-name> markup; its prompt line says it as it was typed */
+function isSlashCommand(atom: ChatAtom): boolean {
+  const first = atom.content[0];
+  return atom.promptLine !== null && first?.__typename === 'TextBlock' && first.text.trimStart().startsWith('<command-');
+}
+
+const SPEAKER_LABELS: Record<string, string> = { claude: 'claude', human: 'you', sdk: 'sdk', system: 'system', peer: 'peer', tool: 'tool output' };
+
+function Speaker({ atom }: { atom: ChatAtom }) {
+  const speaker = speakerOf(atom);
+  return (
+    <div className="speaker" data-author={atom.author?.kind}>
+      {SPEAKER_LABELS[speaker] ?? speaker}
+      {atom.author?.peer && <span className="speaker-detail"> {atom.author.peer}</span>}
+      {atom.model && <span className="speaker-detail"> {atom.model}</span>}
+      <time className="speaker-detail" dateTime={atom.t}>
+        {' '}
+        {new Date(atom.t).toLocaleTimeString()}
+      </time>
+    </div>
+  );
+}
+
+/** Text the harness wrote into the conversation (summaries, reminders, command output): folded, drawn once opened. */
+function Injected({ atom, children }: { atom: ChatAtom; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const first = atom.content.find((b) => b.__typename === 'TextBlock');
+  const line = first?.__typename === 'TextBlock' ? first.text.trim().split('\n')[0].slice(0, 140) : 'injected by the harness';
+  return (
+    <details className="injected" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>{line}</summary>
+      {open && children}
+    </details>
+  );
+}
+
+/** Rows are rebuilt on every change; a row redraws only when what it shows changed. */
+function sameRow(a: { row: Row }, b: { row: Row }): boolean {
+  const x = a.row;
+  const y = b.row;
+  return (
+    x.atom === y.atom &&
+    x.kind === y.kind &&
+    x.showsSpeaker === y.showsSpeaker &&
+    x.blocks.length === y.blocks.length &&
+    x.blocks.every((item, i) => item.block === y.blocks[i].block && item.result === y.blocks[i].result)
+  );
+}

@@ -1,0 +1,38 @@
+import { Link } from '@tanstack/react-router';
+import { HostName } from '../tabs/host-name';
+import { LiveChip } from '../tabs/live-chip';
+import type { LiveKind } from '../tabs/sessions';
+import type { SessionHead } from './types';
+
+/** Which session this is, where it runs, whether it is live, and the subagents it launched. */
+export function ChatHeader({ head, live }: { head: SessionHead; live: LiveKind }) {
+  return (
+    <header className="chat-header">
+      <div className="chat-title">
+        <HostName host={head.host.name} name={head.name} />
+        <LiveChip state={live} />
+      </div>
+      <div className="chat-meta">
+        <span className="chat-dir">{head.dir}</span>
+        {head.parent && (
+          <span>
+            subagent of{' '}
+            <Link to="/s/$id" params={{ id: head.parent.id }}>
+              {head.parent.name}
+            </Link>
+          </span>
+        )}
+      </div>
+      {head.subagents.length > 0 && (
+        <div className="chat-subagents">
+          <span className="chat-subagents-label">subagents</span>
+          {head.subagents.map((s) => (
+            <Link key={s.id} to="/s/$id" params={{ id: s.id }} className="chat-subagent" data-subagent={s.id} title={s.name}>
+              {s.name}
+            </Link>
+          ))}
+        </div>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,28 @@
+import type { ChatAtom } from './types';
+
+/** A compaction boundary: the model's memory before this line is a summary. */
+export function CompactionDivider({ atom }: { atom: ChatAtom }) {
+  return (
+    <div className="divider divider-compaction" title={new Date(atom.t).toLocaleString()}>
+      <span>conversation compacted</span>
+    </div>
+  );
+}
+
+/** An idle span from the hooks: the session waited for its person from t to end. */
+export function IdleDivider({ atom }: { atom: ChatAtom }) {
+  const span = atom.end ? duration(Date.parse(atom.end) - Date.parse(atom.t)) : 'still';
+  return (
+    <div className="divider divider-idle" title={`${new Date(atom.t).toLocaleString()}${atom.end ? ` – ${new Date(atom.end).toLocaleString()}` : ''}`}>
+      <span>idle {span}</span>
+    </div>
+  );
+}
+
+function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.round(s / 60)}m`;
+  if (s < 86_400) return `${(s / 3600).toFixed(1)}h`;
+  return `${(s / 86_400).toFixed(1)}d`;
+}

@@ -1,0 +1,93 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { AtomRow } from './AtomRow';
+import type { Row } from './rows';
+
+/** A request to bring one sequence into view; a new nonce repeats a jump to the same place. */
+export interface Jump {
+  sequence: number;
+  nonce: number;
+}
+
+interface Props {
+  rows: Row[];
+  /** ids of the session's turns: a row whose atom opens a turn is marked with it */
+  turnIds: Set<string>;
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  /** bumps when the transcript was replaced wholesale: land at the bottom again */
+  resets: number;
+  jump: Jump | null;
+  onNearTop: () => void;
+}
+
+/** how close to the top (px) the reader gets before the page before is fetched */
+const PREFETCH_MARGIN = 1200;
+
+/**
+ * The rows, virtualized with measured heights. Anchored to the end, like any chat: at the
+ * bottom it follows new rows; scrolled up, it keeps the rows in view where they are, also when
+ * older rows are put above them.
+ */
+export function TranscriptView({ rows, turnIds, hasOlder, loadingOlder, resets, jump, onNearTop }: Props) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 96,
+    getItemKey: (index) => rows[index].atom.sequence,
+    overscan: 6,
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: 48,
+  });
+
+  // open at the newest row, and again after a reset
+  const landedFor = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (rows.length === 0 || landedFor.current === resets) return;
+    landedFor.current = resets;
+    virtualizer.scrollToEnd();
+  }, [rows.length, resets, virtualizer]);
+
+  // a jump waits until its row is held (the pane loads older pages meanwhile)
+  const jumpedFor = useRef<number | null>(null);
+  const target = jump && rows.length > 0 && (rows[0].atom.sequence <= jump.sequence || !hasOlder) ? jump : null;
+  useEffect(() => {
+    if (!target || jumpedFor.current === target.nonce) return;
+    jumpedFor.current = target.nonce;
+    const index = rows.findIndex((r) => r.atom.sequence >= target.sequence);
+    virtualizer.scrollToIndex(index === -1 ? rows.length - 1 : index, { align: 'start' });
+  }, [target, rows, virtualizer]);
+
+  // near the top: fetch the page before (again after each page, while the reader stays there)
+  const maybeLoadOlder = () => {
+    const el = scroller.current;
+    if (el && hasOlder && !loadingOlder && landedFor.current !== null && el.scrollTop < PREFETCH_MARGIN) onNearTop();
+  };
+  useEffect(() => maybeLoadOlder(), [rows.length, hasOlder, loadingOlder]);
+
+  const targetSequence = target ? rows.find((r) => r.atom.sequence >= target.sequence)?.atom.sequence : undefined;
+  return (
+    <div className="chat-scroll" ref={scroller} onScroll={maybeLoadOlder}>
+      <div className="chat-rows" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index];
+          return (
+            <div
+              key={item.key}
+              ref={virtualizer.measureElement}
+              data-index={item.index}
+              data-sequence={row.atom.sequence}
+              data-turn={turnIds.has(row.atom.id) ? row.atom.id : undefined}
+              className={row.atom.sequence === targetSequence ? 'chat-row chat-row-target' : 'chat-row'}
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              <AtomRow row={row} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+// The GraphQL documents of the chat pane. Atoms carry their content: the pane renders every
+// block, and the stream loads content for each atom it sends anyway.
+
+const ATOM = `
+  id sequence type subtype t end model promptLine
+  author { kind peer }
+  content {
+    __typename
+    ... on TextBlock { text }
+    ... on ThinkingBlock { thinking }
+    ... on ToolUseBlock { toolUseId name input }
+    ... on ToolResultBlock { toolUseId toolName isError text }
+    ... on ImageBlock { mediaType data }
+    ... on OpaqueBlock { blockType }
+  }`;
+
+export const SESSION_HEAD = `query ChatHead($id: ID!) {
+  session(id: $id) {
+    id name dir
+    host { name }
+    live { state }
+    parent { id name }
+    subagents { id name }
+    turns { id index t firstSequence trigger { sequence promptLine author { kind } } }
+  }
+}`;
+
+export const TRANSCRIPT_PAGE = `query ChatPage($id: ID!, $limit: Int, $before: Int) {
+  transcript(sessionId: $id, limit: $limit, beforeSequence: $before) {
+    epoch generation maxSequence hasOlder
+    entries { ${ATOM} }
+  }
+}`;
+
+export const SESSION_STREAM = `subscription ChatStream($id: ID!, $cursor: Int, $epoch: Int, $generation: Int) {
+  sessionStream(sessionId: $id, cursor: $cursor, epoch: $epoch, generation: $generation) {
+    kind reset reason cursor epoch generation
+    atoms { ${ATOM} }
+  }
+}`;

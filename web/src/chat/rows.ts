@@ -1,0 +1,61 @@
+import type { Block, ChatAtom, ToolResultBlock } from './types';
+
+// Which atoms get a row, and what each row shows. A tool call and its result are one widget in
+// the row of the call, so a result whose call we hold is not shown again, and a user atom that
+// only carries such results has no row at all.
+
+export type RowKind = 'message' | 'compaction' | 'idle';
+
+export interface RowBlock {
+  block: Block;
+  /** a tool call's result, once it has arrived */
+  result?: ToolResultBlock;
+}
+
+export interface Row {
+  kind: RowKind;
+  atom: ChatAtom;
+  blocks: RowBlock[];
+  /** first row of a run by the same speaker: it says who speaks */
+  showsSpeaker: boolean;
+}
+
+export function buildRows(atoms: ChatAtom[]): Row[] {
+  const calls = new Set<string>();
+  const results = new Map<string, ToolResultBlock>();
+  for (const atom of atoms) {
+    for (const block of atom.content) {
+      if (block.__typename === 'ToolUseBlock') calls.add(block.toolUseId);
+      else if (block.__typename === 'ToolResultBlock') results.set(block.toolUseId, block);
+    }
+  }
+
+  const rows: Row[] = [];
+  let lastSpeaker = '';
+  for (const atom of atoms) {
+    const kind = rowKind(atom);
+    const blocks: RowBlock[] = [];
+    for (const block of atom.content) {
+      if (block.__typename === 'ToolResultBlock' && calls.has(block.toolUseId)) continue;
+      blocks.push(block.__typename === 'ToolUseBlock' ? { block, result: results.get(block.toolUseId) } : { block });
+    }
+    if (kind === 'message' && blocks.length === 0) continue; // bookkeeping lines, or results shown with their calls
+    const speaker = kind === 'message' ? speakerOf(atom) : '';
+    rows.push({ kind, atom, blocks, showsSpeaker: speaker !== lastSpeaker });
+    lastSpeaker = speaker;
+  }
+  return rows;
+}
+
+/** who speaks in a message row: claude, a user line's author, or the harness's tool output */
+export function speakerOf(atom: ChatAtom): string {
+  if (atom.type === 'ASSISTANT') return 'claude';
+  if (atom.type === 'USER') return atom.author?.kind.toLowerCase() ?? 'tool';
+  return atom.type.toLowerCase();
+}
+
+function rowKind(atom: ChatAtom): RowKind {
+  if (atom.type === 'IDLE') return 'idle';
+  if (atom.type === 'SYSTEM' && atom.subtype === 'compact_boundary') return 'compaction';
+  return 'message';
+}

@@ -1,0 +1,50 @@
+// The one line that says what a tool call did: the input a person would look for first.
+
+/** input fields worth a headline, per tool; the first one present wins */
+const KEY_FIELDS: Record<string, string[]> = {
+  Bash: ['command'],
+  BashOutput: ['bash_id'],
+  KillShell: ['shell_id'],
+  Read: ['file_path'],
+  Edit: ['file_path'],
+  MultiEdit: ['file_path'],
+  Write: ['file_path'],
+  NotebookEdit: ['notebook_path'],
+  Grep: ['pattern'],
+  Glob: ['pattern'],
+  Task: ['description'],
+  Agent: ['description'],
+  WebFetch: ['url'],
+  WebSearch: ['query'],
+  Skill: ['skill', 'command'],
+  SlashCommand: ['command'],
+  TaskCreate: ['subject'],
+};
+
+/** fields that name the thing acted on, for tools this table doesn't know (MCP tools and newer ones) */
+const COMMON_FIELDS = ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt'];
+
+const HEADLINE_MAX = 160;
+
+export function keyInput(tool: string, input: unknown): string {
+  if (!input || typeof input !== 'object') return input == null ? '' : clip(String(input));
+  const fields = input as Record<string, unknown>;
+  for (const name of KEY_FIELDS[tool] ?? COMMON_FIELDS) {
+    const value = fields[name];
+    if (typeof value === 'string' && value) return clip(value);
+  }
+  return clip(JSON.stringify(input));
+}
+
+function clip(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > HEADLINE_MAX ? `${oneLine.slice(0, HEADLINE_MAX - 1)}…` : oneLine;
+}
+
+/** how big a tool result is: "812 B", "14.2 kB" */
+export function sizeOf(text: string): string {
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} kB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
