@@ -23,6 +23,14 @@ async function shownColumns(page: Page): Promise<Record<(typeof COLUMNS)[number]
   }, COLUMNS);
 }
 
+/** Presses a column's "Show … more" until every card is drawn (a column draws 50 at first). */
+async function showAll(page: Page, column: string, count: number): Promise<void> {
+  const cards = `[data-column="${column}"] [data-goal]`;
+  await page.waitForFunction((selector) => document.querySelectorAll(selector).length > 0, cards);
+  while ((await page.locator(cards).count()) < count) await page.locator(`[data-column="${column}"] .feed-more`).click();
+  expect(await page.locator(`[data-column="${column}"] .feed-more`).count()).toBe(0);
+}
+
 let browser: TestBrowser;
 
 /** A signed-in page at `/`, whose waits fail with a message before the test times out. */
@@ -48,7 +56,9 @@ describe('the feed on the fixtures', () => {
     const feed: FeedIds = (await kernel.gql(FEED)).data.feed;
     expect(feed.completed.length).toBeGreaterThan(20);
     const { page, errors } = await openFeed(kernel);
-    await page.waitForFunction((n) => document.querySelectorAll('[data-column="completed"] [data-goal]').length === n, feed.completed.length);
+    await page.waitForSelector('[data-column="completed"] [data-goal]');
+    expect(await page.locator('[data-column="completed"] [data-goal]').count()).toBe(50);
+    await showAll(page, 'completed', feed.completed.length);
     const shown = await shownColumns(page);
     const updatedAt = new Map(COLUMNS.flatMap((c) => feed[c].map((g) => [g.id, Date.parse(g.updatedAt)] as const)));
     for (const column of COLUMNS) {
@@ -95,8 +105,8 @@ describe('the feed on the fixtures', () => {
     const before: string[] = (await kernel.gql(FEED)).data.feed.completed.map((g: any) => g.id);
     const { page, errors } = await openFeed(kernel);
     const completed = page.locator('[data-column="completed"]');
-    await page.waitForFunction((n) => document.querySelectorAll('[data-column="completed"] [data-goal]').length === n, before.length);
-    // the kernel answers a clear with feedChanged for each session touched, naming the cleared goals too
+    await showAll(page, 'completed', before.length);
+    // the kernel answers a clear with feedChanged for each session touched (their goals without the cleared ones)
     const changed = new Set<string>();
     const changes = kernel.ws().iterate<{ feedChanged: { sessionId: string } }>({ query: 'subscription { feedChanged { sessionId } }' });
     const consume = (async () => {
@@ -114,7 +124,7 @@ describe('the feed on the fixtures', () => {
     await consume;
 
     await completed.getByRole('button', { name: 'Undo' }).click();
-    await page.waitForFunction((n) => document.querySelectorAll('[data-column="completed"] [data-goal]').length === n, before.length);
+    await showAll(page, 'completed', before.length);
     expect((await shownColumns(page)).completed.toSorted()).toEqual(before.toSorted());
     expect((await kernel.gql(FEED)).data.feed.completed.map((g: any) => g.id)).toEqual(before);
     expect(await completed.getByRole('button', { name: 'Undo' }).count()).toBe(0);

@@ -2,13 +2,13 @@ import { memo, type ReactElement } from 'react';
 import ReactMarkdown, { defaultUrlTransform, type Components, type Options } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
-import { HIGHLIGHT_LANGUAGES } from './highlight-languages';
 
 // Transcript text as Markdown, never as HTML: raw HTML in the text stays literal text (there is
 // no rehype-raw), and a link only keeps an http(s) or mailto target.
 
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
-const rehypePlugins: Options['rehypePlugins'] = [[rehypeHighlight, { languages: HIGHLIGHT_LANGUAGES }]];
+// highlight.js's common languages (about 37, what rehype-highlight bundles in any case)
+const rehypePlugins: Options['rehypePlugins'] = [rehypeHighlight];
 
 /** react-markdown's own filter first (it drops javascript: and friends), then http(s) and mailto only. */
 function safeUrl(url: string): string {
