@@ -1,6 +1,6 @@
 import SchemaBuilder from '@pothos/core';
 import type DataLoader from 'dataloader';
-import type { Source } from '../spoke/model/source';
+import type { HostDirectory, Source } from '../spoke/model/source';
 import type { ContentBlock } from '../spoke/model/types';
 
 // The one Pothos builder. Each GraphQL type lives in its own file under types/ and registers
@@ -8,6 +8,8 @@ import type { ContentBlock } from '../spoke/model/types';
 
 export interface Context {
   source: Source;
+  /** the hosts this kernel links over SSH */
+  hosts: HostDirectory;
   /** batches content loads of one request: key is the atom's wire id */
   content: DataLoader<AtomKey, ContentBlock[], string>;
 }

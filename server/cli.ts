@@ -27,6 +27,14 @@ usage:
   loom hook <Event> [--state DIR]
       what the installed hook does: reads Claude Code's hook JSON on stdin, appends it to the
       state dir (the hook itself runs server/bin/loom-hook.sh directly, without Node)
+  loom link <ssh-target> [--name ALIAS] [--trust trusted|directed|isolated] [--accept-new]
+          [--command CMD] [--remote-state DIR] [--state DIR]
+      link another machine's kernel over SSH (user@host:port or a ~/.ssh/config alias); its
+      sessions join this dashboard as ALIAS:name
+  loom unlink <name> [--state DIR]
+      end a link and forget the host
+  loom hosts [--state DIR] [--json]
+      the linked hosts: status, round trip, trust
   loom --version
 `;
 
@@ -37,6 +45,9 @@ else if (command === 'url') await (await import('./commands/url')).url(rest);
 else if (command === 'token') await (await import('./commands/token')).token(rest);
 else if (command === 'hooks') await (await import('./commands/hooks')).hooks(rest);
 else if (command === 'hook') await (await import('./commands/hook')).hook(rest);
+else if (command === 'link') await (await import('./commands/link')).link(rest);
+else if (command === 'unlink') await (await import('./commands/link')).unlink(rest);
+else if (command === 'hosts') await (await import('./commands/link')).hosts(rest);
 else if (command === 'run') await (await import('./commands/run')).run(rest);
 else if (command === '--version' || command === '-v') process.stdout.write(`${VERSION}\n`);
 else if (!command || command === 'help' || command === '--help' || command === '-h') process.stdout.write(USAGE);

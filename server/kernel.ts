@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { LinkedHosts, type LinkedHostsOptions } from '../federation/linked-hosts';
 import { LocalSource } from '../spoke/source';
 import type { IndexingProgress } from '../spoke/model/types';
 import { httpHandler } from './http';
@@ -29,12 +30,15 @@ export interface KernelOptions {
   awakeLimit?: number;
   log?: (message: string) => void;
   onProgress?: (progress: IndexingProgress) => void;
+  /** how linked hosts are reached (tests shorten the timings and give a temp HOME) */
+  federation?: Pick<LinkedHostsOptions, 'home' | 'keepaliveMs' | 'backoff'>;
 }
 
 export interface Kernel {
   url: string;
   port: number;
   source: LocalSource;
+  hosts: LinkedHosts;
   access: AccessPolicy;
   /** resolves when the first index is done */
   indexed: Promise<void>;
@@ -58,7 +62,9 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     awakeLimit: options.awakeLimit,
     log,
   });
-  const yoga = createLoomYoga(source, options.limits ?? DEFAULT_LIMITS, log);
+  // hosts.json is read before anything listens: a bad one stops the start with the field and why
+  const hosts = new LinkedHosts({ stateDir: options.stateDir, localName: source.hosts()[0].name, log, ...options.federation });
+  const yoga = createLoomYoga(source, hosts, options.limits ?? DEFAULT_LIMITS, log);
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -70,6 +76,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   try {
     release = claimStateDir(options.stateDir, { pid: process.pid, port, host: bindHost, url, startedAt: new Date().toISOString() });
   } catch (err) {
+    hosts.close();
     await new Promise((resolve) => server.close(resolve));
     throw err;
   }
@@ -88,7 +95,9 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     source,
     access,
     indexed,
+    hosts,
     async close() {
+      hosts.close();
       await source.stop();
       for (const client of wss.clients) client.terminate();
       await new Promise((resolve) => wss.close(resolve));

@@ -5,6 +5,7 @@ import { builder } from '../builder';
 import { sessionId } from '../ids';
 import { parseTime } from '../time';
 import { AtomRef, atomNode } from './atom';
+import { assertWritable } from './host';
 import { SessionRef } from './session';
 
 // Goals: every ask (a turn a human, an SDK caller or a peer opened), whether it needs its person,
@@ -161,9 +162,12 @@ builder.mutationField('clearGoals', (t) =>
     type: ClearResultRef,
     description: 'Takes goals out of the feed (kept in the state dir). Sending the same idempotencyKey again makes no second batch.',
     args: { ids: t.arg.idList({ required: true }), idempotencyKey: t.arg.string({ required: true }) },
-    resolve: (_, { ids, idempotencyKey }, { source }) => {
+    resolve: (_, { ids, idempotencyKey }, { source, hosts }) => {
       if (idempotencyKey.trim() === '') throw new GraphQLError('"idempotencyKey" must not be empty', { extensions: { code: 'BAD_USER_INPUT' } });
-      return source.clearGoals(ids.map((id) => parseGoalId(String(id))), idempotencyKey);
+      const goals = ids.map((id) => parseGoalId(String(id)));
+      const local = source.kernel().host.name;
+      for (const host of new Set(goals.map((g) => g.host))) assertWritable(hosts, host, local);
+      return source.clearGoals(goals, idempotencyKey);
     },
   }),
 );

@@ -2,7 +2,7 @@ import type { Goal } from '../goals/judge';
 import type { LiveSpan } from '../live/live-spans';
 import type { UsageQuery, UsageRow } from '../usage/report';
 import type { UsageTotals } from '../usage/usage';
-import type { Atom, ContentBlock, AtomMeta, HostInfo, KernelInfo, SessionSummary, Turn } from './types';
+import type { Atom, ContentBlock, AtomMeta, HostInfo, KernelInfo, SessionSummary, TrustTier, Turn } from './types';
 
 // The seam between the API and whatever holds sessions. The schema calls a Source and nothing
 // else; LocalSource serves this machine's transcripts, and a hub serves a merge of several.
@@ -173,3 +173,29 @@ export class NotFoundError extends Error {}
 export class BadInputError extends Error {}
 /** What was asked for exists but cannot be served right now; asking again later may work. */
 export class UnavailableError extends Error {}
+/** The caller may not do this (a trust tier forbids it). */
+export class ForbiddenError extends Error {}
+
+/** What `loom link` and the linkHost mutation ask for. */
+export interface HostLinkRequest {
+  /** what `ssh` would be given: user@host:port or a ~/.ssh/config alias */
+  target: string;
+  name?: string;
+  trust?: TrustTier;
+  /** how to run loom on the remote */
+  command?: string;
+  /** the remote kernel's state dir */
+  stateDir?: string;
+  /** accept a host key seen for the first time */
+  acceptNew?: boolean;
+}
+
+/** The hosts a kernel links over SSH (federation/ implements it; a kernel links none at first). */
+export interface HostDirectory {
+  list(): HostInfo[];
+  link(request: HostLinkRequest): Promise<HostInfo>;
+  unlink(name: string): boolean;
+  setTrust(name: string, trust: TrustTier): HostInfo;
+  /** wakes on any change of any linked host */
+  changes(): AsyncIterableIterator<void>;
+}

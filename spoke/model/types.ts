@@ -136,6 +136,36 @@ export interface SessionSummary {
 export interface HostInfo {
   name: string;
   local: boolean;
+  /** for a host a hub links over SSH: how, and how it is now */
+  link?: HostLink;
+}
+
+export type HostState = 'UP' | 'CONNECTING' | 'DOWN';
+export type HostDownReason =
+  | 'UNREACHABLE'
+  | 'AUTH_FAILED'
+  | 'HOST_KEY_UNKNOWN'
+  | 'HOST_KEY_CHANGED'
+  | 'HOST_KEY_REVOKED'
+  | 'KERNEL_NOT_RUNNING'
+  | 'VERSION_MISMATCH';
+
+/** What a linked host may receive from this hub: see docs/federation.md. */
+export type TrustTier = 'trusted' | 'directed' | 'isolated';
+
+export interface HostLink {
+  target: string;
+  trust: TrustTier;
+  state: HostState;
+  /** DOWN only: why, and what to do about it */
+  reason: HostDownReason | null;
+  message: string | null;
+  /** when the state last changed */
+  since: number;
+  /** when the host last answered */
+  lastSeen: number | null;
+  /** the last round trip to the remote kernel, through the tunnel */
+  rttMs: number | null;
 }
 
 export interface IndexingProgress {

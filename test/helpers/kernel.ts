@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startKernel, type Kernel } from '../../server/kernel';
+import { startKernel, type Kernel, type KernelOptions } from '../../server/kernel';
 
 export const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'claude-projects');
 
@@ -26,6 +26,8 @@ export interface TestKernelOptions {
   stateDir?: string;
   /** listen on this port (to restart a kernel where a client expects it); 0 by default */
   port?: number;
+  /** how linked hosts are reached: a temp HOME with .ssh, short timings */
+  federation?: KernelOptions['federation'];
 }
 
 /** Starts a real kernel on a free loopback port over the given projects dir, and waits for its first index. */
@@ -36,6 +38,7 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
     projectsRoot,
     stateDir,
     port: options.port ?? 0,
+    federation: options.federation,
     hostName: options.hostName ?? 'test',
     awakeLimit: options.awakeLimit,
     log: (m) => logs.push(m),

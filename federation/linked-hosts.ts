@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { Pulse } from '../spoke/model/pulse';
+import { BadInputError, NotFoundError, type HostDirectory, type HostLinkRequest } from '../spoke/model/source';
+import type { HostInfo, TrustTier } from '../spoke/model/types';
+import { HostConnection } from './host-link';
+import { parseLinkedHost, readHostsConfig, writeHostsConfig, type LinkedHost } from './hosts-config';
+import { resolveSshTarget, SshTargetError, type SshTarget } from './ssh-target';
+
+// Every host this kernel links, from `<state>/hosts.json`: one connection each, their status for
+// the API, and the changes (link, unlink, trust, a host going up or down) as one signal.
+
+export interface LinkedHostsOptions {
+  stateDir: string;
+  /** the local host's name: no linked host may take it */
+  localName: string;
+  log(message: string): void;
+  /** where ~/.ssh lives (tests give a temp HOME) */
+  home?: string;
+  keepaliveMs?: number;
+  backoff?: { baseMs: number; capMs: number };
+}
+
+export class LinkedHosts implements HostDirectory {
+  private readonly connections = new Map<string, HostConnection>();
+  private readonly listeners = new Set<() => void>();
+  private readonly home: string;
+
+  constructor(private readonly options: LinkedHostsOptions) {
+    this.home = options.home ?? homedir();
+    for (const host of readHostsConfig(options.stateDir)) this.connect(host, false);
+  }
+
+  list(): HostInfo[] {
+    return [...this.connections.values()].map((c) => ({ name: c.host.name, local: false, link: c.info() }));
+  }
+
+  connection(name: string): HostConnection | undefined {
+    return this.connections.get(name);
+  }
+
+  /** Links a host (or links it again with new settings) and waits for the first attempt's outcome. */
+  async link(request: HostLinkRequest): Promise<HostInfo> {
+    const target = this.resolve(request.target);
+    const existing = [...this.connections.values()].find((c) => c.host.target === request.target);
+    const host = parseLinkedHost({
+      name: request.name ?? existing?.host.name ?? target.hostName.split('.')[0],
+      target: request.target,
+      trust: request.trust ?? existing?.host.trust,
+      command: request.command ?? existing?.host.command,
+      stateDir: request.stateDir ?? existing?.host.stateDir,
+    });
+    if (host.name === this.options.localName) throw new BadInputError(`"${host.name}" is this machine's own name; give the host another with --name`);
+    if (existing && existing.host.name !== host.name) this.drop(existing.host.name);
+    this.drop(host.name);
+    const connection = this.connect(host, request.acceptNew ?? false);
+    this.save();
+    await connection.settled();
+    return { name: host.name, local: false, link: connection.info() };
+  }
+
+  unlink(name: string): boolean {
+    if (!this.connections.has(name)) return false;
+    this.drop(name);
+    this.save();
+    this.changed();
+    return true;
+  }
+
+  setTrust(name: string, trust: TrustTier): HostInfo {
+    const connection = this.connections.get(name);
+    if (!connection) throw new NotFoundError(`no linked host "${name}"; see loom hosts`);
+    connection.setTrust(trust);
+    this.save();
+    return { name, local: false, link: connection.info() };
+  }
+
+  /** Wakes on every change of any host; `close()` the iterator to stop. */
+  changes(): Pulse {
+    const pulse = new Pulse(() => this.listeners.delete(listener));
+    const listener = () => pulse.notify();
+    this.listeners.add(listener);
+    return pulse;
+  }
+
+  close(): void {
+    for (const name of [...this.connections.keys()]) this.drop(name);
+  }
+
+  private connect(host: LinkedHost, acceptNew: boolean): HostConnection {
+    const connection = new HostConnection({
+      host,
+      resolveTarget: () => this.resolve(host.target),
+      knownHosts: [join(this.home, '.ssh', 'known_hosts'), '/etc/ssh/ssh_known_hosts'],
+      agent: process.env.SSH_AUTH_SOCK,
+      acceptNew,
+      keepaliveMs: this.options.keepaliveMs ?? 5_000,
+      backoff: this.options.backoff ?? { baseMs: 1_000, capMs: 30_000 },
+      log: this.options.log,
+      onChange: () => this.changed(),
+    });
+    this.connections.set(host.name, connection);
+    this.changed();
+    return connection;
+  }
+
+  private drop(name: string): void {
+    this.connections.get(name)?.stop();
+    this.connections.delete(name);
+  }
+
+  private resolve(target: string): SshTarget {
+    let configText: string | null = null;
+    try {
+      configText = readFileSync(join(this.home, '.ssh', 'config'), 'utf8');
+    } catch {
+      configText = null;
+    }
+    try {
+      return resolveSshTarget(target, { configText, home: this.home, localUser: userInfo().username });
+    } catch (err) {
+      if (err instanceof SshTargetError) throw new BadInputError(err.message);
+      throw err;
+    }
+  }
+
+  private save(): void {
+    writeHostsConfig(this.options.stateDir, [...this.connections.values()].map((c) => c.host));
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
+}

@@ -1,0 +1,101 @@
+import { Agent, request } from 'node:http';
+import { createClient, type Client as WsClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { TOKEN_HEADER } from '../server/security/access';
+
+// The hub's client of one remote kernel, through the tunnel: queries over HTTP with keep-alive
+// (a new channel per request would cost a round trip each), subscriptions over one graphql-ws
+// socket. The remote kernel checks Host, so every request names the port it listens on there.
+
+export class RemoteError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+export class RemoteClient {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  private readonly host: string;
+  private socket: WsClient | null = null;
+
+  constructor(
+    private readonly localPort: number,
+    remotePort: number,
+    private readonly token: string,
+  ) {
+    this.host = `127.0.0.1:${remotePort}`;
+  }
+
+  /** POSTs one operation; rejects with the remote's first error. */
+  async query<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+    const { status, body } = await this.send('POST', '/graphql', JSON.stringify({ query, variables }));
+    let parsed: { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new RemoteError(`the remote kernel answered ${status} with no JSON`, 'UNAVAILABLE');
+    }
+    const error = parsed.errors?.[0];
+    if (error) throw new RemoteError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
+    return parsed.data as T;
+  }
+
+  /** The round trip of the cheapest request, in ms; rejects when the kernel does not answer. */
+  async ping(): Promise<number> {
+    const started = performance.now();
+    const { status } = await this.send('GET', '/healthz');
+    if (status !== 200) throw new Error(`healthz answered ${status}`);
+    return performance.now() - started;
+  }
+
+  /** The graphql-ws socket to the remote kernel, opened on first use. */
+  subscriptions(): WsClient {
+    const hostHeader = this.host;
+    this.socket ??= createClient({
+      url: `ws://127.0.0.1:${this.localPort}/graphql`,
+      webSocketImpl: class extends WebSocket {
+        constructor(address: string, protocols?: string | string[]) {
+          super(address, protocols, { headers: { host: hostHeader } });
+        }
+      },
+      connectionParams: { token: this.token },
+      lazy: true,
+      retryAttempts: 0,
+    });
+    return this.socket;
+  }
+
+  close(): void {
+    void this.socket?.dispose();
+    this.agent.destroy();
+  }
+
+  private send(method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: this.localPort,
+          method,
+          path,
+          agent: this.agent,
+          timeout: 15_000,
+          headers: { host: this.host, [TOKEN_HEADER]: this.token, 'content-type': 'application/json', accept: 'application/json' },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('the remote kernel did not answer within 15 s')));
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+}

@@ -1,0 +1,203 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fingerprint } from '../../federation/known-hosts';
+import { VERSION } from '../../spoke/version';
+import { startTestKernel, type TestKernel } from '../helpers/kernel';
+import { line, prompt } from '../helpers/records';
+import { startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
+import { startSshd, type TestSshd } from '../helpers/sshd';
+import { until } from '../helpers/wait';
+
+// A hub and a remote kernel on this machine, the remote reached through a real OpenSSH sshd on a
+// loopback port (its own host key, the hub's own user key and known_hosts in a temp HOME).
+
+const LOOM = `node ${join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js')}`;
+const FAST = { keepaliveMs: 300, backoff: { baseMs: 100, capMs: 400 } };
+const HOST = `name target trust status { state reason message since lastSeen rttMs }`;
+const LINK = `mutation($target: String!, $name: String, $trust: TrustTier, $command: String, $stateDir: String, $accept: Boolean) {
+  linkHost(target: $target, name: $name, trust: $trust, command: $command, stateDir: $stateDir, acceptNewHostKey: $accept) { ${HOST} } }`;
+
+function projects(name: string): string {
+  const root = mkdtempSync(join(tmpdir(), `loom-fed-${name}-`));
+  mkdirSync(join(root, '-home-dev-demo'));
+  writeFileSync(join(root, '-home-dev-demo', `${name}1.jsonl`), line(prompt(`${name}-p1`, null, `a session on ${name}`)));
+  return root;
+}
+
+let sshd: TestSshd;
+let remote: TestKernel;
+let remoteStateDir: string;
+let remoteRoot: string;
+beforeAll(async () => {
+  sshd = await startSshd();
+  remoteStateDir = mkdtempSync(join(tmpdir(), 'loom-fed-remote-state-'));
+  remoteRoot = projects('gpu');
+  remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
+});
+afterAll(async () => {
+  await remote?.close();
+  await sshd?.close();
+  rmSync(remoteStateDir, { recursive: true, force: true });
+  rmSync(remoteRoot, { recursive: true, force: true });
+});
+
+describe('linking a host over SSH', () => {
+  let hub: TestKernel;
+  afterEach(async () => {
+    await hub?.close();
+  });
+  const startHub = async () => (hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST } }));
+  const link = (variables: Record<string, unknown> = {}) =>
+    hub.gql(LINK, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', command: LOOM, stateDir: remoteStateDir, ...variables });
+  const status = async (name = 'gpu') => (await hub.gql(`{ hosts { ${HOST} } }`)).data.hosts.find((h: any) => h.name === name)?.status;
+  const reaches = (state: string) =>
+    until(async () => {
+      const s = await status();
+      return s.state === state && s;
+    }, `gpu to be ${state}`);
+
+  it('links a remote kernel through sshd: UP with a round trip, DIRECTED by default, kept in hosts.json', async () => {
+    await startHub();
+    const { data, errors } = await link();
+    expect(errors).toBeUndefined();
+    expect(data.linkHost).toMatchObject({ name: 'gpu', trust: 'DIRECTED', status: { state: 'UP', reason: null } });
+    expect(data.linkHost.status.rttMs).toBeGreaterThan(0);
+    const saved = JSON.parse(readFileSync(join(hub.stateDir, 'hosts.json'), 'utf8'));
+    expect(saved.hosts).toEqual([{ name: 'gpu', target: `${sshd.user}@127.0.0.1:${sshd.port}`, trust: 'directed', command: LOOM, stateDir: remoteStateDir }]);
+    const hosts = (await hub.gql(`{ hosts { name local trust } }`)).data.hosts;
+    expect(hosts).toEqual([{ name: 'laptop', local: true, trust: null }, { name: 'gpu', local: false, trust: 'DIRECTED' }]);
+  });
+
+  it('refuses an unknown host key with its fingerprint, and links once it is accepted', async () => {
+    const unknown = await startSshd({ knownHosts: false });
+    try {
+      hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: unknown.home, ...FAST } });
+      const target = `${unknown.user}@127.0.0.1:${unknown.port}`;
+      const refused = (await hub.gql(LINK, { target, name: 'gpu', command: LOOM, stateDir: remoteStateDir })).data.linkHost;
+      expect(refused.status).toMatchObject({ state: 'DOWN', reason: 'HOST_KEY_UNKNOWN' });
+      expect(refused.status.message).toContain(fingerprint(unknown.hostKey.blob));
+      expect(refused.status.message).toContain('--accept-new');
+      const accepted = (await hub.gql(LINK, { target, name: 'gpu', command: LOOM, stateDir: remoteStateDir, accept: true })).data.linkHost;
+      expect(accepted.status.state).toBe('UP');
+      expect(readFileSync(join(unknown.home, '.ssh', 'known_hosts'), 'utf8')).toContain(unknown.hostKey.line.split(' ')[1]);
+    } finally {
+      await hub.close();
+      await unknown.close();
+    }
+  });
+
+  it('refuses a changed host key hard, even when asked to accept new keys', async () => {
+    const rotating = await startSshd();
+    try {
+      hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: rotating.home, ...FAST } });
+      await rotating.rotateHostKey();
+      const target = `${rotating.user}@127.0.0.1:${rotating.port}`;
+      const refused = (await hub.gql(LINK, { target, name: 'gpu', command: LOOM, stateDir: remoteStateDir, accept: true })).data.linkHost;
+      expect(refused.status).toMatchObject({ state: 'DOWN', reason: 'HOST_KEY_CHANGED' });
+      expect(refused.status.message).toContain(fingerprint(rotating.hostKey.blob));
+    } finally {
+      await hub.close();
+      await rotating.close();
+    }
+  });
+
+  it('reports a refused user key once as AUTH_FAILED and does not retry it', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'loom-fed-home-'));
+    mkdirSync(join(home, '.ssh'));
+    copyFileSync(join(sshd.home, '.ssh', 'known_hosts'), join(home, '.ssh', 'known_hosts'));
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(home, '.ssh', 'id_ed25519')]);
+    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST } });
+    const refused = (await link()).data.linkHost;
+    expect(refused.status).toMatchObject({ state: 'DOWN', reason: 'AUTH_FAILED' });
+    await new Promise((r) => setTimeout(r, 1500)); // several backoff periods
+    expect(hub.logs.filter((l) => l.startsWith('gpu is down'))).toHaveLength(1);
+    const attempts = sshd.logs.filter((l) => /Connection closed by authenticating user|Failed publickey|invalid user/i.test(l)).length;
+    expect(attempts).toBeLessThanOrEqual(1);
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('says KERNEL_NOT_RUNNING when the remote kernel stops, and comes back UP when it starts again', async () => {
+    await startHub();
+    expect((await link()).data.linkHost.status.state).toBe('UP');
+    await remote.close();
+    const down = await reaches('DOWN');
+    expect(down).toMatchObject({ reason: 'KERNEL_NOT_RUNNING' });
+    expect(down.message).toContain('loom up');
+    remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
+    await reaches('UP');
+  });
+
+  it('says UNREACHABLE when sshd dies, and comes back UP when it returns', async () => {
+    await startHub();
+    expect((await link()).data.linkHost.status.state).toBe('UP');
+    await sshd.stop();
+    expect((await reaches('DOWN')).reason).toBe('UNREACHABLE');
+    await sshd.start();
+    await reaches('UP');
+  });
+
+  it('refuses a mutation meant for an isolated host with FORBIDDEN', async () => {
+    await startHub();
+    await link({ trust: 'ISOLATED' });
+    const before = (await remote.gql(`{ feed { completed { id } working { id } } }`)).data.feed;
+    const goal = [...before.working, ...before.completed][0].id.replace(/^gpubox:/, 'gpu:');
+    const { errors } = await hub.gql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "k1") { cleared } }`, { ids: [goal] });
+    expect(errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(errors[0].message).toMatch(/gpu is isolated/);
+    expect((await remote.gql(`{ feed { completed { id } working { id } } }`)).data.feed).toEqual(before);
+  });
+
+  it('lists, relinks with another trust, and unlinks hosts, announcing each change on hostsChanged', async () => {
+    await startHub();
+    const seen: string[] = [];
+    const iterator = hub.ws().iterate({ query: `subscription { hostsChanged { name trust status { state } } }` });
+    const consume = (async () => {
+      for await (const r of iterator) seen.push(JSON.stringify((r.data as any).hostsChanged.filter((h: any) => h.name === 'gpu')));
+    })();
+    await until(() => seen.length > 0, 'the first hostsChanged frame');
+    await link();
+    await until(() => seen.some((s) => s.includes('"UP"')), 'UP on hostsChanged');
+    const trusted = await hub.gql(`mutation { setHostTrust(name: "gpu", trust: TRUSTED) { trust } }`);
+    expect(trusted.data.setHostTrust.trust).toBe('TRUSTED');
+    await until(() => seen.some((s) => s.includes('TRUSTED')), 'the new trust on hostsChanged');
+    expect((await hub.gql(`mutation { unlinkHost(name: "gpu") }`)).data.unlinkHost).toBe(true);
+    await until(() => seen[seen.length - 1] === '[]', 'the host gone on hostsChanged');
+    expect((await hub.gql(`mutation { unlinkHost(name: "gpu") }`)).data.unlinkHost).toBe(false);
+    await iterator.return?.();
+    await consume;
+  });
+});
+
+describe('a tunnel that stops answering', () => {
+  let server: TestSsh2Server;
+  let hub: TestKernel;
+  afterAll(async () => {
+    await hub?.close();
+    await server?.close();
+  });
+
+  it('goes DOWN within the keepalive window when the SSH server blackholes', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'loom-fed-bh-'));
+    mkdirSync(join(home, '.ssh'));
+    copyFileSync(sshd.userKey, join(home, '.ssh', 'id_ed25519'));
+    server = await startSsh2Server({ authorizedKey: readFileSync(`${sshd.userKey}.pub`, 'utf8') });
+    writeFileSync(join(home, '.ssh', 'known_hosts'), `[127.0.0.1]:${server.port} ${server.hostKey.line.split(' ').slice(0, 2).join(' ')}\n`);
+    server.exec = (command) =>
+      command.includes('status --json')
+        ? { stdout: JSON.stringify({ running: true, port: remote.port, stateDir: remoteStateDir, version: VERSION }), code: 0 }
+        : command.startsWith('cat -- ')
+          ? { stdout: remote.token, code: 0 }
+          : { stdout: '', code: 127 };
+    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST } });
+    const linked = (await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'bh' })).data.linkHost;
+    expect(linked.status.state).toBe('UP');
+    server.blackhole();
+    const started = Date.now();
+    await until(async () => (await hub.gql(`{ hosts { name status { state } } }`)).data.hosts.find((h: any) => h.name === 'bh').status.state === 'DOWN', 'DOWN after the blackhole');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    rmSync(home, { recursive: true, force: true });
+  });
+});
