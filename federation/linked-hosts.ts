@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import type { RemoteDirectory, RemoteExecutor } from '../schema/remote/delegate';
 import { Pulse } from '../spoke/model/pulse';
-import { BadInputError, NotFoundError, type HostDirectory, type HostLinkRequest } from '../spoke/model/source';
+import { BadInputError, NotFoundError, UnavailableError, type HostDirectory, type HostLinkRequest } from '../spoke/model/source';
 import type { HostInfo, TrustTier } from '../spoke/model/types';
 import { HostConnection } from './host-link';
 import { parseLinkedHost, readHostsConfig, writeHostsConfig, type LinkedHost } from './hosts-config';
@@ -22,7 +23,7 @@ export interface LinkedHostsOptions {
   backoff?: { baseMs: number; capMs: number };
 }
 
-export class LinkedHosts implements HostDirectory {
+export class LinkedHosts implements HostDirectory, RemoteDirectory {
   private readonly connections = new Map<string, HostConnection>();
   private readonly listeners = new Set<() => void>();
   private readonly home: string;
@@ -36,8 +37,23 @@ export class LinkedHosts implements HostDirectory {
     return [...this.connections.values()].map((c) => ({ name: c.host.name, local: false, link: c.info() }));
   }
 
-  connection(name: string): HostConnection | undefined {
-    return this.connections.get(name);
+  linked(): boolean {
+    return this.connections.size > 0;
+  }
+
+  get(alias: string): RemoteExecutor | undefined {
+    const connection = this.connections.get(alias);
+    if (!connection) return undefined;
+    const executor = executorOf(connection);
+    if (!executor) {
+      const { state, message, since } = connection.info();
+      throw new UnavailableError(`${alias} is ${state.toLowerCase()} since ${new Date(since).toISOString()}${message ? `: ${message}` : ''}`);
+    }
+    return executor;
+  }
+
+  up(): RemoteExecutor[] {
+    return [...this.connections.values()].flatMap((c) => executorOf(c) ?? []);
   }
 
   /** Links a host (or links it again with new settings) and waits for the first attempt's outcome. */
@@ -132,4 +148,16 @@ export class LinkedHosts implements HostDirectory {
   private changed(): void {
     for (const l of this.listeners) l();
   }
+}
+
+/** The schema's view of a connected host: its kernel's API, by the hub's alias. */
+function executorOf(connection: HostConnection): RemoteExecutor | null {
+  const kernel = connection.kernel();
+  if (!kernel) return null;
+  return {
+    alias: connection.host.name,
+    remoteName: kernel.hostName,
+    query: (document, variables) => kernel.client.query(document, variables),
+    subscribe: (document, variables) => kernel.client.stream(document, variables),
+  };
 }

@@ -1,20 +1,13 @@
 import { Agent, request } from 'node:http';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { RemoteAnswerError } from '../schema/remote/delegate';
 import { TOKEN_HEADER } from '../server/security/access';
 
 // The hub's client of one remote kernel, through the tunnel: queries over HTTP with keep-alive
 // (a new channel per request would cost a round trip each), subscriptions over one graphql-ws
 // socket. The remote kernel checks Host, so every request names the port it listens on there.
 
-export class RemoteError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-  }
-}
 
 export class RemoteClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 8 });
@@ -36,11 +29,20 @@ export class RemoteClient {
     try {
       parsed = JSON.parse(body);
     } catch {
-      throw new RemoteError(`the remote kernel answered ${status} with no JSON`, 'UNAVAILABLE');
+      throw new RemoteAnswerError(`the remote kernel answered ${status} with no JSON`, 'UNAVAILABLE');
     }
     const error = parsed.errors?.[0];
-    if (error) throw new RemoteError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
+    if (error) throw new RemoteAnswerError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
     return parsed.data as T;
+  }
+
+  /** Each event of a subscription; throws RemoteAnswerError for the remote's errors, anything else when the socket drops. */
+  async *stream<T>(query: string, variables: Record<string, unknown>): AsyncGenerator<T> {
+    for await (const result of this.subscriptions().iterate({ query, variables })) {
+      const error = result.errors?.[0] as { message: string; extensions?: { code?: string } } | undefined;
+      if (error) throw new RemoteAnswerError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
+      yield result.data as T;
+    }
   }
 
   /** The round trip of the cheapest request, in ms; rejects when the kernel does not answer. */

@@ -1,6 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import type DataLoader from 'dataloader';
 import type { HostDirectory, Source } from '../spoke/model/source';
+import type { RemoteDirectory } from './remote/delegate';
 import type { ContentBlock } from '../spoke/model/types';
 
 // The one Pothos builder. Each GraphQL type lives in its own file under types/ and registers
@@ -10,6 +11,8 @@ export interface Context {
   source: Source;
   /** the hosts this kernel links over SSH */
   hosts: HostDirectory;
+  /** the same hosts as the schema routes fields to them */
+  remotes: RemoteDirectory;
   /** batches content loads of one request: key is the atom's wire id */
   content: DataLoader<AtomKey, ContentBlock[], string>;
 }

@@ -1,5 +1,8 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { builder } from './builder';
+import { builder, type Context } from './builder';
+import { routeToRemotes } from './remote/routes';
+import { serveRemoteValues } from './remote/remote-value';
+import { hostNamed } from './types/host';
 import './types/scalars';
 import './types/host';
 import './types/content';
@@ -16,14 +19,18 @@ import './types/kernel';
 import './types/timeline';
 
 export type { Context } from './builder';
+export type { RemoteDirectory, RemoteExecutor } from './remote/delegate';
 export { asClientError } from './errors';
 export { contentLoader } from './content-loader';
 
 let schema: GraphQLSchema | null = null;
 
-/** The Loom GraphQL schema (built once). */
+/** The Loom GraphQL schema (built once), serving local objects and, on a hub, remote ones. */
 export function loomSchema(): GraphQLSchema {
-  schema ??= builder.toSchema();
+  if (schema) return schema;
+  schema = builder.toSchema();
+  serveRemoteValues(schema, (alias, context) => hostNamed((context as Context).hosts.list(), alias));
+  routeToRemotes(schema);
   return schema;
 }
 

@@ -1,7 +1,7 @@
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { asClientError, contentLoader, loomSchema, type Context } from '../schema/index';
+import { asClientError, contentLoader, loomSchema, type Context, type RemoteDirectory } from '../schema/index';
 import type { HostDirectory, Source } from '../spoke/model/source';
 import { TOKEN_HEADER } from './security/access';
 import { limitsPlugin, type QueryLimits } from './security/limits';
@@ -11,11 +11,11 @@ import { limitsPlugin, type QueryLimits } from './security/limits';
 
 export type LoomYoga = YogaServerInstance<Record<string, never>, Context>;
 
-export function createLoomYoga(source: Source, hosts: HostDirectory, limits: QueryLimits, log: (message: string) => void): LoomYoga {
+export function createLoomYoga(source: Source, hosts: HostDirectory & RemoteDirectory, limits: QueryLimits, log: (message: string) => void): LoomYoga {
   return createYoga<Record<string, never>, Context>({
     schema: loomSchema(),
     graphqlEndpoint: '/graphql',
-    context: () => ({ source, hosts, content: contentLoader(source) }),
+    context: () => ({ source, hosts, remotes: hosts, content: contentLoader(source) }),
     // yoga's default CORS echoes any Origin with credentials; Loom answers its own page only.
     cors: false,
     // GraphiQL is served by server/http.ts, under its own Content-Security-Policy.

@@ -171,6 +171,88 @@ describe('linking a host over SSH', () => {
   });
 });
 
+describe('remote sessions through the hub', () => {
+  let hub: TestKernel;
+  beforeAll(async () => {
+    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST } });
+    const linked = await hub.gql(LINK, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', command: LOOM, stateDir: remoteStateDir });
+    expect(linked.data.linkHost.status.state).toBe('UP');
+  });
+  afterAll(() => hub?.close());
+
+  it('lists every session of both hosts, host-qualified with the alias, most recently active first', async () => {
+    const { data, errors } = await hub.gql(`{ sessions(first: 50) { totalCount nodes { id name host { name local } updatedAt } } }`);
+    expect(errors).toBeUndefined();
+    const ids = data.sessions.nodes.map((n: any) => n.id);
+    expect(ids).toContain('laptop:hub1');
+    expect(ids).toContain('gpu:gpu1');
+    expect(ids.some((id: string) => id.startsWith('gpubox:'))).toBe(false);
+    expect(data.sessions.totalCount).toBe(ids.length);
+    const remote = data.sessions.nodes.find((n: any) => n.id === 'gpu:gpu1');
+    expect(remote).toMatchObject({ name: 'a session on gpu', host: { name: 'gpu', local: false } });
+    const times = data.sessions.nodes.map((n: any) => Date.parse(n.updatedAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it('pages the merged list with one cursor, every session once', async () => {
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 5; i++) {
+      const { data }: any = await hub.gql(`query($after: String) { sessions(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }`, { after });
+      seen.push(...data.sessions.nodes.map((n: any) => n.id));
+      if (!data.sessions.pageInfo.hasNextPage) break;
+      after = data.sessions.pageInfo.endCursor;
+    }
+    expect(seen.toSorted()).toEqual(['gpu:gpu1', 'laptop:hub1']);
+  });
+
+  it('answers a remote session, its turns and atoms by id, with ids in the alias', async () => {
+    const { data, errors } = await hub.gql(`query($id: ID!) { session(id: $id) { id key turns { id trigger { id promptLine content { __typename ... on TextBlock { text } } } } }
+      transcript(sessionId: $id) { maxSequence entries { id sequence } } }`, { id: 'gpu:gpu1' });
+    expect(errors).toBeUndefined();
+    expect(data.session.id).toBe('gpu:gpu1');
+    expect(data.session.turns[0].id).toMatch(/^gpu:gpu1:/);
+    expect(data.session.turns[0].trigger).toMatchObject({ promptLine: 'a session on gpu', content: [{ __typename: 'TextBlock', text: 'a session on gpu' }] });
+    expect(data.transcript.entries.every((e: any) => e.id.startsWith('gpu:gpu1:'))).toBe(true);
+    const missing = await hub.gql(`{ session(id: "gpu:nope") { id } }`);
+    expect(missing.data.session).toBeNull();
+  });
+
+  it('merges the feed of both hosts', async () => {
+    const { data } = await hub.gql(`{ feed { working { id updatedAt } completed { id updatedAt } } }`);
+    const ids = [...data.feed.working, ...data.feed.completed].map((g: any) => g.id);
+    expect(ids.some((id: string) => id.startsWith('gpu:gpu1/'))).toBe(true);
+    expect(ids.some((id: string) => id.startsWith('laptop:hub1/'))).toBe(true);
+  });
+
+  it('delivers a line appended on the remote to a hub subscriber once, and resumes the stream across a remote restart with exactly what was appended meanwhile', async () => {
+    const frames: any[] = [];
+    const iterator = hub.ws().iterate({ query: `subscription { sessionStream(sessionId: "gpu:gpu1") { kind cursor atoms { id sequence promptLine } } }` });
+    const consume = (async () => {
+      for await (const r of iterator) frames.push((r.data as any).sessionStream);
+    })();
+    await until(() => frames.length > 0, 'the snapshot');
+    expect(frames[0].kind).toBe('SNAPSHOT');
+    const file = join(remoteRoot, '-home-dev-demo', 'gpu1.jsonl');
+    const { appendFileSync } = await import('node:fs');
+    const { assistant, say } = await import('../helpers/records');
+    appendFileSync(file, line(assistant('gpu-a1', 'gpu-p1', [say('first reply')], 'end_turn')));
+    await until(() => frames.some((f) => f.atoms.some((a: any) => a.id === 'gpu:gpu1:gpu-a1')), 'the appended atom');
+
+    await remote.close();
+    appendFileSync(file, line(prompt('gpu-p2', 'gpu-a1', 'written while the remote kernel was down')));
+    remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
+    appendFileSync(file, line(prompt('gpu-p3', 'gpu-p2', 'written after it came back')));
+    await until(() => frames.some((f) => f.atoms.some((a: any) => a.id === 'gpu:gpu1:gpu-p3')), 'the atoms after the outage', 20_000);
+    const delivered = frames.flatMap((f) => f.atoms.map((a: any) => a.sequence));
+    expect(delivered).toEqual([...new Set(delivered)]);
+    expect(delivered).toEqual([...delivered].sort((a, b) => a - b));
+    expect(frames.flatMap((f) => f.atoms.map((a: any) => a.id)).slice(-3)).toEqual(['gpu:gpu1:gpu-a1', 'gpu:gpu1:gpu-p2', 'gpu:gpu1:gpu-p3']);
+    await iterator.return?.();
+    await consume;
+  }, 40_000);
+});
+
 describe('a tunnel that stops answering', () => {
   let server: TestSsh2Server;
   let hub: TestKernel;

@@ -1,0 +1,162 @@
+import {
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isScalarType,
+  Kind,
+  print,
+  typeFromAST,
+  visit,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+} from 'graphql';
+import { hostRenamer, rewriteArgumentIds, rewriteResultIds } from './id-rewrite';
+import { RemoteValue } from './remote-value';
+
+// Delegation: the hub sends the one root field a client asked for, with the client's own
+// selection, to the kernel that holds the data, and serves the answer through its schema. Ids
+// are rewritten both ways; every selection also asks __typename, so unions resolve here.
+
+/** An error the remote kernel answered with (its code kept): not a lost connection. */
+export class RemoteAnswerError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+/** One linked kernel as the schema sees it (federation/ provides it). */
+export interface RemoteExecutor {
+  /** the hub's name for the host */
+  alias: string;
+  /** the name the remote kernel gives itself */
+  remoteName: string;
+  /** the data of one operation; rejects with RemoteAnswerError for the remote's errors */
+  query(document: string, variables: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** each event's data; throws RemoteAnswerError for the remote's errors, anything else when the link drops */
+  subscribe(document: string, variables: Record<string, unknown>): AsyncIterableIterator<Record<string, unknown>>;
+}
+
+/** The hosts a hub links, as the schema routes to them (federation/ implements it). */
+export interface RemoteDirectory {
+  /** true when this kernel links any host: lists are then merged, with cursors over every host */
+  linked(): boolean;
+  /** the kernel behind an alias; undefined when no linked host has that name; throws UnavailableError while it is down */
+  get(alias: string): RemoteExecutor | undefined;
+  /** the hosts that are up now */
+  up(): RemoteExecutor[];
+  /** wakes on any change of any linked host */
+  changes(): AsyncIterableIterator<void>;
+}
+
+export interface Delegation {
+  document: string;
+  variables: Record<string, unknown>;
+  /** reads the field's value out of the remote's data, ids rewritten, as RemoteValues */
+  adopt(data: Record<string, unknown>): unknown;
+}
+
+/** The client's root field as an operation for `remote`, without the arguments named in `drop`. */
+export function delegation(info: GraphQLResolveInfo, remote: RemoteExecutor, drop: string[] = []): Delegation {
+  const field = mergedField(info.fieldNodes, drop);
+  const fragments = usedFragments(field, info.fragments);
+  const used = usedVariables([field, ...fragments]);
+  const variableDefinitions = (info.operation.variableDefinitions ?? []).filter((d) => used.has(d.variable.name.value));
+  const operation: DocumentNode = {
+    kind: Kind.DOCUMENT,
+    definitions: [
+      { kind: Kind.OPERATION_DEFINITION, operation: info.operation.operation, variableDefinitions, selectionSet: { kind: Kind.SELECTION_SET, selections: [withTypenames(field)] } },
+      ...fragments.map(withTypenames),
+    ],
+  };
+  const variables: Record<string, unknown> = {};
+  for (const definition of variableDefinitions) {
+    const name = definition.variable.name.value;
+    const type = typeFromAST(info.schema, definition.type as never) as GraphQLInputType | undefined;
+    if (type && name in info.variableValues) variables[name] = wire(info.variableValues[name], type);
+  }
+  const out = rewriteArgumentIds(info.schema, operation, variables, hostRenamer(remote.alias, remote.remoteName));
+  const fragmentMap = Object.fromEntries(fragments.map((f) => [f.name.value, f]));
+  const back = hostRenamer(remote.remoteName, remote.alias);
+  const key = info.path.key as string;
+  return {
+    document: print(out.document),
+    variables: out.variables,
+    adopt: (data) => {
+      const value = rewriteResultIds(info.schema, data[key], info.returnType, field.selectionSet, fragmentMap, back);
+      return new RemoteValue({ [key]: value }, remote.alias);
+    },
+  };
+}
+
+/** Runs the client's root query field on a remote kernel and returns its value for the local schema. */
+export async function delegateQuery(info: GraphQLResolveInfo, remote: RemoteExecutor, drop: string[] = []): Promise<unknown> {
+  const { document, variables, adopt } = delegation(info, remote, drop);
+  return valueOf(adopt(await remote.query(document, variables)) as RemoteValue, info);
+}
+
+/** The field's own value out of an adopted root: a RemoteValue, a list of them, or a leaf. */
+export function valueOf(root: RemoteValue, info: GraphQLResolveInfo): unknown {
+  const value = root.data[info.path.key as string];
+  const wrap = (v: unknown): unknown => (Array.isArray(v) ? v.map(wrap) : v && typeof v === 'object' ? new RemoteValue(v as Record<string, unknown>, root.host) : v);
+  return wrap(value);
+}
+
+function mergedField(nodes: readonly FieldNode[], drop: string[]): FieldNode {
+  const [first] = nodes;
+  const selections = nodes.flatMap((n) => n.selectionSet?.selections ?? []);
+  const args = first.arguments?.filter((a) => !drop.includes(a.name.value));
+  return { ...first, arguments: args, selectionSet: first.selectionSet && { ...first.selectionSet, selections } };
+}
+
+/** Adds __typename to every selection set: unions and interfaces resolve on the hub from it. */
+export function withTypenames<T extends FieldNode | FragmentDefinitionNode | SelectionSetNode>(node: T): T {
+  return visit(node, {
+    SelectionSet: (set: SelectionSetNode) =>
+      set.selections.some((s) => s.kind === Kind.FIELD && s.name.value === '__typename' && !s.alias)
+        ? undefined
+        : { ...set, selections: [...set.selections, { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } }] },
+  }) as T;
+}
+
+/** The fragment definitions a node spreads, directly or through other fragments. */
+export function usedFragments(field: FieldNode | SelectionSetNode, all: Record<string, FragmentDefinitionNode>): FragmentDefinitionNode[] {
+  const found = new Map<string, FragmentDefinitionNode>();
+  const walk = (node: FieldNode | FragmentDefinitionNode | SelectionSetNode) =>
+    visit(node, {
+      FragmentSpread: (spread) => {
+        const name = spread.name.value;
+        if (found.has(name) || !all[name]) return;
+        found.set(name, all[name]);
+        walk(all[name]);
+      },
+    });
+  walk(field);
+  return [...found.values()];
+}
+
+function usedVariables(nodes: (FieldNode | FragmentDefinitionNode)[]): Set<string> {
+  const names = new Set<string>();
+  for (const node of nodes) visit(node, { Variable: (v) => void names.add(v.name.value) });
+  return names;
+}
+
+/** A coerced variable value as the wire carries it (enums by name, dates as strings). */
+function wire(value: unknown, type: GraphQLInputType): unknown {
+  if (value === null || value === undefined) return value;
+  const nullable = getNullableType(type);
+  if (isListType(nullable)) return (value as unknown[]).map((v) => wire(v, nullable.ofType));
+  if (isEnumType(nullable) || isScalarType(nullable)) return nullable.serialize(value);
+  if (isInputObjectType(nullable)) {
+    const fields = nullable.getFields();
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, fields[k] ? wire(v, fields[k].type) : v]));
+  }
+  return value;
+}

@@ -1,0 +1,102 @@
+import {
+  getNamedType,
+  getNullableType,
+  isAbstractType,
+  isListType,
+  isObjectType,
+  Kind,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type FieldNode,
+  type GraphQLObjectType,
+  type ValueNode,
+} from 'graphql';
+
+// Every id on the wire is `host:…`. A hub names each linked host by its own alias, so the host
+// part of every ID crossing the hub is rewritten, one way going out (alias → the remote's own
+// name) and back coming in, by walking the schema's types: no per-field code.
+
+export type IdMap = (id: string) => string;
+
+/** Renames the host part `from` to `to`; other ids pass unchanged. */
+export function hostRenamer(from: string, to: string): IdMap {
+  return (id) => (id === from ? to : id.startsWith(`${from}:`) ? `${to}${id.slice(from.length)}` : id);
+}
+
+/** Rewrites the ID-typed arguments of an operation, literals in the document and variables alike. */
+export function rewriteArgumentIds(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, map: IdMap): { document: DocumentNode; variables: Record<string, unknown> } {
+  const typeInfo = new TypeInfo(schema);
+  const idVariables = new Set<string>();
+  const rewriteValue = (node: ValueNode): ValueNode => {
+    if (node.kind === Kind.STRING) return { ...node, value: map(node.value) };
+    if (node.kind === Kind.LIST) return { ...node, values: node.values.map(rewriteValue) };
+    if (node.kind === Kind.VARIABLE) idVariables.add(node.name.value);
+    return node;
+  };
+  const rewritten = visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Argument: (node) => (getNamedType(typeInfo.getInputType())?.name === 'ID' ? { ...node, value: rewriteValue(node.value) } : undefined),
+      ObjectField: (node) => (getNamedType(typeInfo.getInputType())?.name === 'ID' ? { ...node, value: rewriteValue(node.value) } : undefined),
+    }),
+  );
+  const out = { ...variables };
+  for (const name of idVariables) {
+    const value = out[name];
+    if (typeof value === 'string') out[name] = map(value);
+    else if (Array.isArray(value)) out[name] = value.map((v) => (typeof v === 'string' ? map(v) : v));
+  }
+  return { document: rewritten, variables: out };
+}
+
+/** Rewrites every ID in a result in place, following the selection that asked for it. */
+export function rewriteResultIds(
+  schema: GraphQLSchema,
+  value: unknown,
+  type: GraphQLOutputType,
+  selectionSet: SelectionSetNode | undefined,
+  fragments: Record<string, FragmentDefinitionNode>,
+  map: IdMap,
+): unknown {
+  if (value === null || value === undefined) return value;
+  const nullable = getNullableType(type);
+  if (isListType(nullable)) return (value as unknown[]).map((v) => rewriteResultIds(schema, v, nullable.ofType, selectionSet, fragments, map));
+  const named = getNamedType(nullable);
+  if (named.name === 'ID') return typeof value === 'string' ? map(value) : value;
+  if (!selectionSet || typeof value !== 'object') return value;
+  const concrete = isAbstractType(named) ? schema.getType((value as { __typename?: string }).__typename ?? '') : named;
+  if (!isObjectType(concrete)) return value;
+  const object = value as Record<string, unknown>;
+  for (const field of fieldsFor(schema, selectionSet, concrete, fragments)) {
+    const def = concrete.getFields()[field.name.value];
+    const key = field.alias?.value ?? field.name.value;
+    if (def && key in object) object[key] = rewriteResultIds(schema, object[key], def.type, field.selectionSet, fragments, map);
+  }
+  return object;
+}
+
+/** The fields a selection asks of an object of this type, through fragments and inline fragments. */
+export function fieldsFor(schema: GraphQLSchema, selectionSet: SelectionSetNode, type: GraphQLObjectType, fragments: Record<string, FragmentDefinitionNode>): FieldNode[] {
+  const applies = (condition: string | undefined) => {
+    if (!condition || condition === type.name) return true;
+    const conditionType = schema.getType(condition);
+    return !!conditionType && isAbstractType(conditionType) && schema.isSubType(conditionType, type);
+  };
+  const fields: FieldNode[] = [];
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) fields.push(selection);
+    else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      if (applies(selection.typeCondition?.name.value)) fields.push(...fieldsFor(schema, selection.selectionSet, type, fragments));
+    } else {
+      const fragment = fragments[selection.name.value];
+      if (fragment && applies(fragment.typeCondition.name.value)) fields.push(...fieldsFor(schema, fragment.selectionSet, type, fragments));
+    }
+  }
+  return fields;
+}

@@ -1,0 +1,110 @@
+import { Kind, print, type FieldNode, type GraphQLResolveInfo, type GraphQLObjectType, type SelectionSetNode } from 'graphql';
+import type { SessionPage } from '../../spoke/model/source';
+import type { SessionSummary } from '../../spoke/model/types';
+import { usedFragments, withTypenames, type RemoteExecutor } from './delegate';
+import { fieldsFor, hostRenamer, rewriteResultIds } from './id-rewrite';
+import { RemoteValue } from './remote-value';
+
+// `sessions` on a hub: one list over every host, most recently active first, paged with one
+// cursor that holds each host's own. Each remote is asked for a page with the client's node
+// selection (plus what the merge needs); the pages are merged and cut to `first`.
+
+type Item = { node: SessionSummary | RemoteValue; updatedAt: number; host: string; cursor: string };
+
+interface Cursors {
+  [host: string]: string | null;
+}
+
+const encode = (c: Cursors): string => Buffer.from(JSON.stringify(c)).toString('base64url');
+function decode(after: string | null): Cursors {
+  if (!after) return {};
+  try {
+    const parsed = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+    return parsed && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+export async function mergedSessions(
+  info: GraphQLResolveInfo,
+  args: { first: number; after: string | null; filter: unknown },
+  local: (after: string | null) => SessionPage,
+  localName: string,
+  remotes: RemoteExecutor[],
+): Promise<SessionPage> {
+  const cursors = decode(args.after);
+  const localPage = local(cursors[localName] ?? null);
+  const items: Item[] = localPage.sessions.map((s, i) => ({ node: s, updatedAt: s.updatedAt, host: localName, cursor: localPage.cursors[i] }));
+  let total = localPage.totalCount;
+  let more = localPage.hasNextPage;
+  const nodeSelection = nodeSelectionOf(info);
+  const pages = await Promise.allSettled(remotes.map((r) => remotePage(info, r, nodeSelection, args, cursors[r.alias] ?? null)));
+  for (const page of pages) {
+    if (page.status !== 'fulfilled') continue; // a host that fails mid-query is left out; its status says why
+    items.push(...page.value.items);
+    total += page.value.totalCount;
+    more ||= page.value.hasNextPage;
+  }
+  items.sort((a, b) => b.updatedAt - a.updatedAt || a.host.localeCompare(b.host));
+  const taken = items.slice(0, args.first);
+  const state = { ...cursors };
+  const edgeCursors = taken.map((item) => {
+    state[item.host] = item.cursor;
+    return encode(state);
+  });
+  return { sessions: taken.map((i) => i.node) as SessionSummary[], totalCount: total, hasNextPage: more || items.length > taken.length, cursors: edgeCursors };
+}
+
+async function remotePage(
+  info: GraphQLResolveInfo,
+  remote: RemoteExecutor,
+  nodeSelection: SelectionSetNode,
+  args: { first: number; filter: unknown },
+  after: string | null,
+): Promise<{ items: Item[]; totalCount: number; hasNextPage: boolean }> {
+  const fragments = usedFragments(nodeSelection, info.fragments).map((f) => print(withTypenames(f))).join('\n');
+  const document = `query($filter: SessionFilter, $first: Int, $after: String) {
+    sessions(filter: $filter, first: $first, after: $after) {
+      totalCount pageInfo { hasNextPage } edges { cursor node ${print(nodeSelection)} } } }
+    ${fragments}`;
+  const filter = args.filter ? wireFilter(args.filter as Record<string, unknown>) : null;
+  const data = (await remote.query(document, { filter, first: args.first, after })) as {
+    sessions: { totalCount: number; pageInfo: { hasNextPage: boolean }; edges: { cursor: string; node: Record<string, unknown> }[] };
+  };
+  const back = hostRenamer(remote.remoteName, remote.alias);
+  const sessionType = info.schema.getType('Session');
+  return {
+    totalCount: data.sessions.totalCount,
+    hasNextPage: data.sessions.pageInfo.hasNextPage,
+    items: data.sessions.edges.map((e) => {
+      rewriteResultIds(info.schema, e.node, sessionType as GraphQLObjectType, nodeSelection, info.fragments, back);
+      return { node: new RemoteValue(e.node, remote.alias), updatedAt: Date.parse(e.node._loomUpdatedAt as string), host: remote.alias, cursor: e.cursor };
+    }),
+  };
+}
+
+/** Everything the client asked of a session, under `nodes` or `edges { node }`, and the merge's sort key. */
+function nodeSelectionOf(info: GraphQLResolveInfo): SelectionSetNode {
+  const connection = info.schema.getType('SessionConnection') as GraphQLObjectType;
+  const edge = info.schema.getType('SessionEdge') as GraphQLObjectType;
+  const selections: SelectionSetNode['selections'][number][] = [];
+  for (const field of info.fieldNodes) {
+    if (!field.selectionSet) continue;
+    for (const f of fieldsFor(info.schema, field.selectionSet, connection, info.fragments)) {
+      if (f.name.value === 'nodes' && f.selectionSet) selections.push(...f.selectionSet.selections);
+      if (f.name.value === 'edges' && f.selectionSet) {
+        for (const e of fieldsFor(info.schema, f.selectionSet, edge, info.fragments)) if (e.name.value === 'node' && e.selectionSet) selections.push(...e.selectionSet.selections);
+      }
+    }
+  }
+  const sortKey: FieldNode = { kind: Kind.FIELD, alias: { kind: Kind.NAME, value: '_loomUpdatedAt' }, name: { kind: Kind.NAME, value: 'updatedAt' } };
+  const typename: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } };
+  return withTypenames({ kind: Kind.SELECTION_SET, selections: [...selections, sortKey, typename] });
+}
+
+function wireFilter(filter: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(filter)) if (v !== null && v !== undefined) out[k] = v instanceof Date ? v.toISOString() : v;
+  return out;
+}

@@ -1,0 +1,139 @@
+import { getNamedType, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import type { Feed, SessionPage } from '../../spoke/model/source';
+import type { Context } from '../builder';
+import { delegateQuery, delegation, type RemoteExecutor } from './delegate';
+import { fieldsFor } from './id-rewrite';
+import { mergedSessions } from './merge-sessions';
+import { MergedStream } from './merge-iterators';
+import { resumableStream } from './resumable-stream';
+import { RemoteValue } from './remote-value';
+
+// Which root fields go where on a hub. A field naming one session, goal or atom goes to the host
+// its id names; a list (sessions, the feed) and a change stream merge every host that is up.
+// A kernel that links nothing answers everything itself, as before.
+
+type Field = GraphQLField<unknown, Context>;
+
+export function routeToRemotes(schema: GraphQLSchema): void {
+  const query = schema.getQueryType()!.getFields();
+  const subscription = schema.getSubscriptionType()!.getFields();
+  for (const [field, arg] of [
+    [query.session, 'id'],
+    [query.goal, 'id'],
+    [query.transcript, 'sessionId'],
+    [query.events, 'sessionId'],
+  ] as const) {
+    routeByHost(field as Field, arg);
+  }
+  mergeSessions(query.sessions as Field);
+  mergeFeed(query.feed as Field);
+  mergeChanges(subscription.sessionsChanged as Field);
+  mergeChanges(subscription.feedChanged as Field);
+  routeStream(subscription.sessionStream as Field);
+}
+
+const hostOf = (id: unknown): string => String(id).split(':')[0];
+
+function routeByHost(field: Field, arg: string): void {
+  const local = field.resolve!;
+  field.resolve = (parent, args, ctx, info) => {
+    const remote = ctx.remotes.get(hostOf(args[arg]));
+    return remote ? delegateQuery(info, remote) : local(parent, args, ctx, info);
+  };
+}
+
+function mergeSessions(field: Field): void {
+  const local = field.resolve!;
+  field.resolve = (parent, args, ctx, info) => {
+    if (!ctx.remotes.linked()) return local(parent, args, ctx, info);
+    const localPage = (after: string | null) => local(parent, { ...args, after }, ctx, info) as SessionPage;
+    const page = { first: (args.first as number) ?? 50, after: (args.after as string) ?? null, filter: args.filter };
+    return mergedSessions(info, page, localPage, ctx.source.kernel().host.name, ctx.remotes.up());
+  };
+}
+
+const COLUMNS = ['working', 'blocked', 'completed'] as const;
+
+/** The feed of every host: each column merged, most recently updated first. */
+function mergeFeed(field: Field): void {
+  const local = field.resolve!;
+  field.resolve = async (parent, args, ctx, info) => {
+    const mine = (await local(parent, args, ctx, info)) as Feed;
+    if (!ctx.remotes.linked()) return mine;
+    const wanted = args.hosts as string[] | null;
+    const remotes = ctx.remotes.up().filter((r) => !wanted || wanted.includes(r.alias));
+    const theirs = await Promise.allSettled(remotes.map((r) => delegateQuery(info, r, ['hosts']) as Promise<RemoteValue>));
+    const sortKey = updatedAtKeys(info);
+    const merged: Record<string, unknown[]> = {};
+    for (const column of COLUMNS) {
+      const rows: { value: unknown; at: number }[] = mine[column].map((g) => ({ value: g, at: g.goal.updatedAt }));
+      for (const feed of theirs) {
+        if (feed.status !== 'fulfilled') continue;
+        for (const goal of (feed.value.data[column] as Record<string, unknown>[] | undefined) ?? []) {
+          rows.push({ value: new RemoteValue(goal, feed.value.host), at: Date.parse(String(goal[sortKey[column] ?? ''] ?? 0)) || 0 });
+        }
+      }
+      merged[column] = rows.sort((a, b) => b.at - a.at).map((r) => r.value);
+    }
+    return merged;
+  };
+}
+
+/** The response key under which each column's goals carry updatedAt, to sort the merge. */
+function updatedAtKeys(info: GraphQLResolveInfo): Record<string, string | undefined> {
+  const feed = getNamedType(info.returnType) as GraphQLObjectType;
+  const goal = info.schema.getType('Goal') as GraphQLObjectType;
+  const keys: Record<string, string | undefined> = {};
+  for (const node of info.fieldNodes) {
+    for (const column of fieldsFor(info.schema, node.selectionSet!, feed, info.fragments)) {
+      const at = column.selectionSet && fieldsFor(info.schema, column.selectionSet, goal, info.fragments).find((f) => f.name.value === 'updatedAt');
+      if (at) keys[column.name.value] = at.alias?.value ?? 'updatedAt';
+    }
+  }
+  return keys;
+}
+
+/** A change stream over every host: the local one, and each remote's as it comes up. */
+function mergeChanges(field: Field): void {
+  const local = field.subscribe!;
+  field.subscribe = async (parent, args, ctx, info) => {
+    const mine = (await local(parent, args, ctx, info)) as AsyncIterableIterator<unknown>;
+    if (!ctx.remotes.linked()) return mine;
+    const subscribed = new Set<string>();
+    const hostChanges = ctx.remotes.changes();
+    const merged = new MergedStream<unknown>(() => void hostChanges.return?.());
+    merged.add(mine);
+    const join = () => {
+      for (const remote of ctx.remotes.up()) {
+        if (subscribed.has(remote.alias)) continue;
+        subscribed.add(remote.alias);
+        merged.add(remoteEvents(info, remote, () => subscribed.delete(remote.alias)));
+      }
+    };
+    join();
+    void (async () => {
+      for await (const _ of hostChanges) join();
+    })();
+    return merged;
+  };
+}
+
+async function* remoteEvents(info: GraphQLResolveInfo, remote: RemoteExecutor, ended: () => void): AsyncGenerator<unknown> {
+  const { document, variables, adopt } = delegation(info, remote);
+  try {
+    for await (const data of remote.subscribe(document, variables)) yield adopt(data);
+  } finally {
+    ended();
+  }
+}
+
+/** A remote session's stream, resumed from its cursor across outages of the host. */
+function routeStream(field: Field): void {
+  const local = field.subscribe!;
+  field.subscribe = (parent, args, ctx, info) => {
+    const alias = hostOf(args.sessionId);
+    if (!ctx.remotes.get(alias)) return local(parent, args, ctx, info);
+    return resumableStream(info, args, alias, ctx.remotes);
+  };
+}
+
