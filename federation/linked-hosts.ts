@@ -52,6 +52,10 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
     return executor;
   }
 
+  aliases(): string[] {
+    return [...this.connections.keys()];
+  }
+
   up(): RemoteExecutor[] {
     return [...this.connections.values()].flatMap((c) => executorOf(c) ?? []);
   }

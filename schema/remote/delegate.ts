@@ -52,6 +52,8 @@ export interface RemoteDirectory {
   get(alias: string): RemoteExecutor | undefined;
   /** the hosts that are up now */
   up(): RemoteExecutor[];
+  /** every linked host's alias, up or not */
+  aliases(): string[];
   /** wakes on any change of any linked host */
   changes(): AsyncIterableIterator<void>;
 }

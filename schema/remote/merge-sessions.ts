@@ -1,13 +1,15 @@
 import { Kind, print, type FieldNode, type GraphQLResolveInfo, type GraphQLObjectType, type SelectionSetNode } from 'graphql';
 import type { SessionPage } from '../../spoke/model/source';
 import type { SessionSummary } from '../../spoke/model/types';
-import { usedFragments, withTypenames, type RemoteExecutor } from './delegate';
+import { usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
 import { fieldsFor, hostRenamer, rewriteResultIds } from './id-rewrite';
 import { RemoteValue } from './remote-value';
 
 // `sessions` on a hub: one list over every host, most recently active first, paged with one
 // cursor that holds each host's own. Each remote is asked for a page with the client's node
-// selection (plus what the merge needs); the pages are merged and cut to `first`.
+// selection (plus what the merge needs); the pages are merged and cut to `first`. A host that is
+// down keeps its sessions in the list as they were last seen (its Host says DOWN and since when),
+// so a dashboard marks them stale instead of losing them.
 
 type Item = { node: SessionSummary | RemoteValue; updatedAt: number; host: string; cursor: string };
 
@@ -26,12 +28,18 @@ function decode(after: string | null): Cursors {
   }
 }
 
+type RemotePage = { items: Item[]; totalCount: number; hasNextPage: boolean };
+
+/** The last page each host gave for each question (the newest few): what a down host's sessions looked like. */
+const REMEMBERED = 32;
+const lastSeen = new WeakMap<RemoteDirectory, Map<string, RemotePage>>();
+
 export async function mergedSessions(
   info: GraphQLResolveInfo,
   args: { first: number; after: string | null; filter: unknown },
   local: (after: string | null) => SessionPage,
   localName: string,
-  remotes: RemoteExecutor[],
+  remotes: RemoteDirectory,
 ): Promise<SessionPage> {
   const cursors = decode(args.after);
   const localPage = local(cursors[localName] ?? null);
@@ -39,12 +47,27 @@ export async function mergedSessions(
   let total = localPage.totalCount;
   let more = localPage.hasNextPage;
   const nodeSelection = nodeSelectionOf(info);
-  const pages = await Promise.allSettled(remotes.map((r) => remotePage(info, r, nodeSelection, args, cursors[r.alias] ?? null)));
+  const remembered = lastSeen.get(remotes) ?? new Map<string, RemotePage>();
+  lastSeen.set(remotes, remembered);
+  const up = new Map(remotes.up().map((r) => [r.alias, r]));
+  const pages = await Promise.all(
+    remotes.aliases().map(async (alias) => {
+      const key = `${alias}\n${print(nodeSelection)}\n${JSON.stringify([args.filter, args.first, cursors[alias] ?? null])}`;
+      const remote = up.get(alias);
+      const page = remote ? await remotePage(info, remote, nodeSelection, args, cursors[alias] ?? null).catch(() => null) : null;
+      if (page) {
+        remembered.delete(key);
+        remembered.set(key, page);
+        if (remembered.size > REMEMBERED) remembered.delete(remembered.keys().next().value!);
+      }
+      return page ?? remembered.get(key) ?? null;
+    }),
+  );
   for (const page of pages) {
-    if (page.status !== 'fulfilled') continue; // a host that fails mid-query is left out; its status says why
-    items.push(...page.value.items);
-    total += page.value.totalCount;
-    more ||= page.value.hasNextPage;
+    if (!page) continue; // never seen while up: nothing to show until it is
+    items.push(...page.items);
+    total += page.totalCount;
+    more ||= page.hasNextPage;
   }
   items.sort((a, b) => b.updatedAt - a.updatedAt || a.host.localeCompare(b.host));
   const taken = items.slice(0, args.first);
@@ -62,7 +85,7 @@ async function remotePage(
   nodeSelection: SelectionSetNode,
   args: { first: number; filter: unknown },
   after: string | null,
-): Promise<{ items: Item[]; totalCount: number; hasNextPage: boolean }> {
+): Promise<RemotePage> {
   const fragments = usedFragments(nodeSelection, info.fragments).map((f) => print(withTypenames(f))).join('\n');
   const document = `query($filter: SessionFilter, $first: Int, $after: String) {
     sessions(filter: $filter, first: $first, after: $after) {

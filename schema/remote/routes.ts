@@ -27,6 +27,7 @@ export function routeToRemotes(schema: GraphQLSchema): void {
   }
   mergeSessions(query.sessions as Field);
   mergeFeed(query.feed as Field);
+  mergeLanes(query.timeline as Field);
   mergeChanges(subscription.sessionsChanged as Field);
   mergeChanges(subscription.feedChanged as Field);
   routeStream(subscription.sessionStream as Field);
@@ -48,7 +49,7 @@ function mergeSessions(field: Field): void {
     if (!ctx.remotes.linked()) return local(parent, args, ctx, info);
     const localPage = (after: string | null) => local(parent, { ...args, after }, ctx, info) as SessionPage;
     const page = { first: (args.first as number) ?? 50, after: (args.after as string) ?? null, filter: args.filter };
-    return mergedSessions(info, page, localPage, ctx.source.kernel().host.name, ctx.remotes.up());
+    return mergedSessions(info, page, localPage, ctx.source.kernel().host.name, ctx.remotes);
   };
 }
 
@@ -91,6 +92,17 @@ function updatedAtKeys(info: GraphQLResolveInfo): Record<string, string | undefi
     }
   }
   return keys;
+}
+
+/** Timeline lanes of every host that is up: each host gives up to `lanes` of its own. */
+function mergeLanes(field: Field): void {
+  const local = field.resolve!;
+  field.resolve = async (parent, args, ctx, info) => {
+    const mine = (await local(parent, args, ctx, info)) as unknown[];
+    if (!ctx.remotes.linked()) return mine;
+    const theirs = await Promise.allSettled(ctx.remotes.up().map((r) => delegateQuery(info, r) as Promise<unknown[]>));
+    return [...mine, ...theirs.flatMap((t) => (t.status === 'fulfilled' ? t.value : []))];
+  };
 }
 
 /** A change stream over every host: the local one, and each remote's as it comes up. */

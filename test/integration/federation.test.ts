@@ -225,6 +225,16 @@ describe('remote sessions through the hub', () => {
     expect(ids.some((id: string) => id.startsWith('laptop:hub1/'))).toBe(true);
   });
 
+  it('draws the remote sessions as timeline lanes beside the local ones', async () => {
+    const { data, errors } = await hub.gql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id host { name } } triggers { turnId } } }`);
+    expect(errors).toBeUndefined();
+    const lanes = data.timeline.map((l: any) => l.session.id);
+    expect(lanes).toEqual(expect.arrayContaining(['laptop:hub1', 'gpu:gpu1']));
+    const remote = data.timeline.find((l: any) => l.session.id === 'gpu:gpu1');
+    expect(remote.session.host.name).toBe('gpu');
+    expect(remote.triggers[0].turnId).toMatch(/^gpu:gpu1:/);
+  });
+
   it('delivers a line appended on the remote to a hub subscriber once, and resumes the stream across a remote restart with exactly what was appended meanwhile', async () => {
     const frames: any[] = [];
     const iterator = hub.ws().iterate({ query: `subscription { sessionStream(sessionId: "gpu:gpu1") { kind cursor atoms { id sequence promptLine } } }` });
@@ -251,6 +261,22 @@ describe('remote sessions through the hub', () => {
     await iterator.return?.();
     await consume;
   }, 40_000);
+
+  it('keeps a down host\'s sessions in the list as last seen, its host marked DOWN since, until it returns', async () => {
+    const SESSIONS = `{ sessions(first: 50) { nodes { id host { name status { state since } } } } }`;
+    const before = (await hub.gql(SESSIONS)).data.sessions.nodes.find((n: any) => n.id === 'gpu:gpu1');
+    expect(before.host.status.state).toBe('UP');
+    await sshd.stop();
+    const stale = await until(async () => {
+      const node = (await hub.gql(SESSIONS)).data.sessions.nodes.find((n: any) => n.id === 'gpu:gpu1');
+      return node?.host.status.state === 'DOWN' && node;
+    }, 'the session listed with its host DOWN');
+    expect(Date.parse(stale.host.status.since)).toBeGreaterThan(Date.parse(before.host.status.since));
+    const page = await hub.gql(`{ session(id: "gpu:gpu1") { id } }`);
+    expect(page.errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^gpu is down since/) });
+    await sshd.start();
+    await until(async () => (await hub.gql(SESSIONS)).data.sessions.nodes.find((n: any) => n.id === 'gpu:gpu1')?.host.status.state === 'UP', 'the host back UP');
+  });
 });
 
 describe('a tunnel that stops answering', () => {
