@@ -71,7 +71,8 @@ export class RemoteClient {
   }
 
   close(): void {
-    void this.socket?.dispose();
+    // dispose rethrows a connection that already failed: the link is going away either way
+    Promise.resolve(this.socket?.dispose()).catch(() => undefined);
     this.agent.destroy();
   }
 

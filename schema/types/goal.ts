@@ -5,6 +5,7 @@ import { builder } from '../builder';
 import { sessionId } from '../ids';
 import { parseTime } from '../time';
 import { AtomRef, atomNode } from './atom';
+import { clearAcrossHosts, undoAcrossHosts } from '../remote/remote-mutations';
 import { assertWritable } from './host';
 import { SessionRef } from './session';
 
@@ -162,12 +163,12 @@ builder.mutationField('clearGoals', (t) =>
     type: ClearResultRef,
     description: 'Takes goals out of the feed (kept in the state dir). Sending the same idempotencyKey again makes no second batch.',
     args: { ids: t.arg.idList({ required: true }), idempotencyKey: t.arg.string({ required: true }) },
-    resolve: (_, { ids, idempotencyKey }, { source, hosts }) => {
+    resolve: (_, { ids, idempotencyKey }, ctx) => {
       if (idempotencyKey.trim() === '') throw new GraphQLError('"idempotencyKey" must not be empty', { extensions: { code: 'BAD_USER_INPUT' } });
       const goals = ids.map((id) => parseGoalId(String(id)));
-      const local = source.kernel().host.name;
-      for (const host of new Set(goals.map((g) => g.host))) assertWritable(hosts, host, local);
-      return source.clearGoals(goals, idempotencyKey);
+      const local = ctx.source.kernel().host.name;
+      for (const host of new Set(goals.map((g) => g.host))) assertWritable(ctx.hosts, host, local);
+      return clearAcrossHosts(goals, idempotencyKey, ctx);
     },
   }),
 );
@@ -175,10 +176,10 @@ builder.mutationField('clearGoals', (t) =>
 builder.mutationField('undoClear', (t) =>
   t.field({
     type: UndoResultRef,
-    description: 'Puts a cleared batch back in the feed.',
+    description: 'Puts a cleared batch back in the feed (on every host the clear reached).',
     args: { batchId: t.arg.id({ required: true }) },
-    resolve: async (_, { batchId }, { source }) => {
-      const undone = await source.undoClear(String(batchId));
+    resolve: async (_, { batchId }, ctx) => {
+      const undone = await undoAcrossHosts(String(batchId), ctx);
       if (!undone) throw new GraphQLError(`no cleared batch ${batchId}`, { extensions: { code: 'NOT_FOUND' } });
       return undone;
     },

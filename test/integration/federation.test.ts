@@ -235,7 +235,27 @@ describe('remote sessions through the hub', () => {
     expect(remote.triggers[0].turnId).toMatch(/^gpu:gpu1:/);
   });
 
-  it('delivers a line appended on the remote to a hub subscriber once, and resumes the stream across a remote restart with exactly what was appended meanwhile', async () => {
+  it('clears goals of this machine and of a directed host in one batch, and one undo puts both back', async () => {
+    const FEED = `{ feed { working { id } blocked { id } completed { id } } }`;
+    const ids = async () => {
+      const feed = (await hub.gql(FEED)).data.feed;
+      return [...feed.working, ...feed.blocked, ...feed.completed].map((g: any) => g.id);
+    };
+    const before = await ids();
+    const pick = [before.find((id: string) => id.startsWith('gpu:')), before.find((id: string) => id.startsWith('laptop:'))];
+    const { data, errors } = await hub.gql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "both") { batchId cleared } }`, { ids: pick });
+    expect(errors).toBeUndefined();
+    expect(data.clearGoals.cleared).toBe(2);
+    expect(data.clearGoals.batchId).toMatch(/^(gpu|laptop):[^,]+,(gpu|laptop):[^,]+$/);
+    expect(await ids()).toEqual(before.filter((id: string) => !pick.includes(id)));
+    const remoteFeed = (await remote.gql(FEED)).data.feed;
+    expect([...remoteFeed.working, ...remoteFeed.completed].map((g: any) => g.id)).not.toContain(pick[0].replace(/^gpu:/, 'gpubox:'));
+    const undo = await hub.gql(`mutation($b: ID!) { undoClear(batchId: $b) { restored } }`, { b: data.clearGoals.batchId });
+    expect(undo.data.undoClear.restored).toBe(2);
+    expect((await ids()).toSorted()).toEqual(before.toSorted());
+  });
+
+  it('delivers a line appended on the remote to a hub subscriber once, and resumes the stream across a remote kernel restart and an sshd outage with exactly what was appended meanwhile', async () => {
     const frames: any[] = [];
     const iterator = hub.ws().iterate({ query: `subscription { sessionStream(sessionId: "gpu:gpu1") { kind cursor atoms { id sequence promptLine } } }` });
     const consume = (async () => {
@@ -254,10 +274,15 @@ describe('remote sessions through the hub', () => {
     remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
     appendFileSync(file, line(prompt('gpu-p3', 'gpu-p2', 'written after it came back')));
     await until(() => frames.some((f) => f.atoms.some((a: any) => a.id === 'gpu:gpu1:gpu-p3')), 'the atoms after the outage', 20_000);
+    // the same across an outage of sshd itself
+    await sshd.stop();
+    appendFileSync(file, line(prompt('gpu-p4', 'gpu-p3', 'written while sshd was down')));
+    await sshd.start();
+    await until(() => frames.some((f) => f.atoms.some((a: any) => a.id === 'gpu:gpu1:gpu-p4')), 'the atom written while sshd was down', 20_000);
     const delivered = frames.flatMap((f) => f.atoms.map((a: any) => a.sequence));
     expect(delivered).toEqual([...new Set(delivered)]);
     expect(delivered).toEqual([...delivered].sort((a, b) => a - b));
-    expect(frames.flatMap((f) => f.atoms.map((a: any) => a.id)).slice(-3)).toEqual(['gpu:gpu1:gpu-a1', 'gpu:gpu1:gpu-p2', 'gpu:gpu1:gpu-p3']);
+    expect(frames.flatMap((f) => f.atoms.map((a: any) => a.id)).slice(-4)).toEqual(['gpu:gpu1:gpu-a1', 'gpu:gpu1:gpu-p2', 'gpu:gpu1:gpu-p3', 'gpu:gpu1:gpu-p4']);
     await iterator.return?.();
     await consume;
   }, 40_000);
