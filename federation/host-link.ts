@@ -19,6 +19,8 @@ export interface HostLinkOptions {
   agent: string | undefined;
   /** accept an unknown host key on the first attempt only (loom link --accept-new) */
   acceptNew: boolean;
+  /** start the remote kernel if none runs, on the first attempt only (loom link --start) */
+  startKernel: boolean;
   keepaliveMs: number;
   backoff: { baseMs: number; capMs: number };
   log(message: string): void;
@@ -72,6 +74,7 @@ export class HostConnection {
   private async run(): Promise<void> {
     let attempt = 0;
     let acceptNew = this.options.acceptNew;
+    let startKernel = this.options.startKernel;
     // retries keep showing DOWN with its reason and since: only the first attempt is CONNECTING
     while (!this.stopped) {
       let failure: LinkFailure;
@@ -84,7 +87,9 @@ export class HostConnection {
           keepaliveMs: this.options.keepaliveMs,
         });
         acceptNew = false;
-        this.remote = await reachKernel(this.ssh, this.options.host);
+        const start = startKernel;
+        startKernel = false;
+        this.remote = await reachKernel(this.ssh, this.options.host, { start });
         this.status.rttMs = await this.remote.client.ping();
         this.status.lastSeen = Date.now();
         this.set('UP', null, null);

@@ -30,7 +30,7 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
 
   constructor(private readonly options: LinkedHostsOptions) {
     this.home = options.home ?? homedir();
-    for (const host of readHostsConfig(options.stateDir)) this.connect(host, false);
+    for (const host of readHostsConfig(options.stateDir)) this.connect(host, {});
   }
 
   list(): HostInfo[] {
@@ -74,7 +74,7 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
     if (host.name === this.options.localName) throw new BadInputError(`"${host.name}" is this machine's own name; give the host another with --name`);
     if (existing && existing.host.name !== host.name) this.drop(existing.host.name);
     this.drop(host.name);
-    const connection = this.connect(host, request.acceptNew ?? false);
+    const connection = this.connect(host, request);
     this.save();
     await connection.settled();
     return { name: host.name, local: false, link: connection.info() };
@@ -108,13 +108,14 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
     for (const name of [...this.connections.keys()]) this.drop(name);
   }
 
-  private connect(host: LinkedHost, acceptNew: boolean): HostConnection {
+  private connect(host: LinkedHost, once: Pick<HostLinkRequest, 'acceptNew' | 'startKernel'>): HostConnection {
     const connection = new HostConnection({
       host,
       resolveTarget: () => this.resolve(host.target),
       knownHosts: [join(this.home, '.ssh', 'known_hosts'), '/etc/ssh/ssh_known_hosts'],
       agent: process.env.SSH_AUTH_SOCK,
-      acceptNew,
+      acceptNew: once.acceptNew ?? false,
+      startKernel: once.startKernel ?? false,
       keepaliveMs: this.options.keepaliveMs ?? 5_000,
       backoff: this.options.backoff ?? { baseMs: 1_000, capMs: 30_000 },
       log: this.options.log,

@@ -18,11 +18,14 @@ export interface RemoteKernel {
   version: string;
 }
 
-const Status = (json: unknown): { running: boolean; port?: number; stateDir?: string; version?: string } | null =>
-  json && typeof json === 'object' && typeof (json as { running?: unknown }).running === 'boolean' ? (json as never) : null;
+interface RunningKernel {
+  port: number;
+  stateDir: string;
+  version?: string;
+}
 
-export async function reachKernel(ssh: Client, host: LinkedHost): Promise<RemoteKernel> {
-  const stateFlag = host.stateDir ? ` --state ${shellQuote(host.stateDir)}` : '';
+/** What `loom status --json` says there: the running kernel, or null when none runs. */
+async function remoteStatus(ssh: Client, host: LinkedHost, stateFlag: string): Promise<RunningKernel | null> {
   const result = await exec(ssh, `${host.command} status --json${stateFlag}`);
   if (result.code === 127) {
     throw new LinkFailure(
@@ -30,9 +33,30 @@ export async function reachKernel(ssh: Client, host: LinkedHost): Promise<Remote
       `"${host.command}" is not found on ${host.name}: install Loom there, or tell the hub how to run it (loom link ${host.target} --command "node /path/to/loom/server/bin/loom.js")`,
     );
   }
-  const status = Status(parseLastLine(result.stdout));
-  if (!status?.running || !status.port || !status.stateDir) {
-    throw new LinkFailure('KERNEL_NOT_RUNNING', `no Loom kernel is running on ${host.name}: start one there with "loom up" (the hub never starts it for you)`);
+  const json = parseLastLine(result.stdout) as { running?: boolean; port?: number; stateDir?: string; version?: string } | null;
+  return json?.running && json.port && json.stateDir ? { port: json.port, stateDir: json.stateDir, version: json.version } : null;
+}
+
+/** How long a kernel started with --start may take to claim its state dir. */
+const START_WAIT_MS = 20_000;
+
+export async function reachKernel(ssh: Client, host: LinkedHost, options = { start: false }): Promise<RemoteKernel> {
+  const stateFlag = host.stateDir ? ` --state ${shellQuote(host.stateDir)}` : '';
+  let status = await remoteStatus(ssh, host, stateFlag);
+  if (!status && options.start) {
+    // asked for in so many words (loom link --start): started detached, on a free port, no demo
+    await exec(ssh, `nohup ${host.command} up --no-demo --port 0${stateFlag} >/dev/null 2>&1 </dev/null &`);
+    const deadline = Date.now() + START_WAIT_MS;
+    while (!status && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      status = await remoteStatus(ssh, host, stateFlag);
+    }
+  }
+  if (!status) {
+    throw new LinkFailure(
+      'KERNEL_NOT_RUNNING',
+      `no Loom kernel is running on ${host.name}: start one there with "loom up", or have the hub start it once with: loom link ${host.target} --start`,
+    );
   }
   if (!status.version || !compatible(status.version, VERSION)) {
     throw new LinkFailure('VERSION_MISMATCH', `${host.name} runs Loom ${status.version ?? '(unknown)'} and this hub ${VERSION}: upgrade the older one`);

@@ -28,7 +28,7 @@ usage:
       what the installed hook does: reads Claude Code's hook JSON on stdin, appends it to the
       state dir (the hook itself runs server/bin/loom-hook.sh directly, without Node)
   loom link <ssh-target> [--name ALIAS] [--trust trusted|directed|isolated] [--accept-new]
-          [--command CMD] [--remote-state DIR] [--state DIR]
+          [--start] [--command CMD] [--remote-state DIR] [--state DIR]
       link another machine's kernel over SSH (user@host:port or a ~/.ssh/config alias); its
       sessions join this dashboard as ALIAS:name
   loom unlink <name> [--state DIR]

@@ -65,6 +65,7 @@ builder.mutationField('linkHost', (t) =>
       command: t.arg.string({ description: 'how to run loom there; default "loom"' }),
       stateDir: t.arg.string({ description: "the remote kernel's state dir, when not its default" }),
       acceptNewHostKey: t.arg.boolean({ defaultValue: false }),
+      startKernel: t.arg.boolean({ defaultValue: false, description: 'start the kernel there (loom up --no-demo) if none runs; never done unasked' }),
     },
     resolve: (_, args, { hosts }) =>
       hosts.link({
@@ -74,6 +75,7 @@ builder.mutationField('linkHost', (t) =>
         command: args.command ?? undefined,
         stateDir: args.stateDir ?? undefined,
         acceptNew: args.acceptNewHostKey ?? false,
+        startKernel: args.startKernel ?? false,
       }),
   }),
 );

@@ -26,17 +26,18 @@ export async function link(argv: string[]): Promise<void> {
       command: { type: 'string' },
       'remote-state': { type: 'string' },
       'accept-new': { type: 'boolean' },
+      start: { type: 'boolean' },
     },
   });
   const [target] = positionals;
-  if (!target || positionals.length > 1) return fail('usage: loom link <ssh-target> [--name ALIAS] [--trust trusted|directed|isolated] [--command CMD] [--remote-state DIR] [--accept-new]');
+  if (!target || positionals.length > 1) return fail('usage: loom link <ssh-target> [--name ALIAS] [--trust trusted|directed|isolated] [--command CMD] [--remote-state DIR] [--accept-new] [--start]');
   const trust = values.trust?.toUpperCase();
   if (trust && !['TRUSTED', 'DIRECTED', 'ISOLATED'].includes(trust)) return fail(`--trust must be trusted, directed or isolated, not "${values.trust}"`);
   const { data } = await askKernel<{ linkHost: HostRow }>(
     resolveStateDir(values.state),
-    `mutation($target: String!, $name: String, $trust: TrustTier, $command: String, $stateDir: String, $accept: Boolean) {
-      linkHost(target: $target, name: $name, trust: $trust, command: $command, stateDir: $stateDir, acceptNewHostKey: $accept) { ${HOST} } }`,
-    { target, name: values.name, trust, command: values.command, stateDir: values['remote-state'], accept: values['accept-new'] ?? false },
+    `mutation($target: String!, $name: String, $trust: TrustTier, $command: String, $stateDir: String, $accept: Boolean, $start: Boolean) {
+      linkHost(target: $target, name: $name, trust: $trust, command: $command, stateDir: $stateDir, acceptNewHostKey: $accept, startKernel: $start) { ${HOST} } }`,
+    { target, name: values.name, trust, command: values.command, stateDir: values['remote-state'], accept: values['accept-new'] ?? false, start: values.start ?? false },
   );
   const host = data.linkHost;
   if (host.status?.state === 'UP') {

@@ -188,6 +188,8 @@ export interface HostLinkRequest {
   stateDir?: string;
   /** accept a host key seen for the first time */
   acceptNew?: boolean;
+  /** start the remote kernel if none runs (never done unasked) */
+  startKernel?: boolean;
 }
 
 /** The hosts a kernel links over SSH (federation/ implements it; a kernel links none at first). */

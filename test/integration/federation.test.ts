@@ -16,8 +16,8 @@ import { until } from '../helpers/wait';
 const LOOM = `node ${join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js')}`;
 const FAST = { keepaliveMs: 300, backoff: { baseMs: 100, capMs: 400 } };
 const HOST = `name target trust status { state reason message since lastSeen rttMs }`;
-const LINK = `mutation($target: String!, $name: String, $trust: TrustTier, $command: String, $stateDir: String, $accept: Boolean) {
-  linkHost(target: $target, name: $name, trust: $trust, command: $command, stateDir: $stateDir, acceptNewHostKey: $accept) { ${HOST} } }`;
+const LINK = `mutation($target: String!, $name: String, $trust: TrustTier, $command: String, $stateDir: String, $accept: Boolean, $startKernel: Boolean) {
+  linkHost(target: $target, name: $name, trust: $trust, command: $command, stateDir: $stateDir, acceptNewHostKey: $accept, startKernel: $startKernel) { ${HOST} } }`;
 
 function projects(name: string): string {
   const root = mkdtempSync(join(tmpdir(), `loom-fed-${name}-`));
@@ -129,6 +129,31 @@ describe('linking a host over SSH', () => {
     remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
     await reaches('UP');
   });
+
+  it('starts the remote kernel only when asked in so many words (--start), never by itself', async () => {
+    await startHub();
+    await remote.close();
+    const down = (await link()).data.linkHost.status;
+    expect(down).toMatchObject({ state: 'DOWN', reason: 'KERNEL_NOT_RUNNING' });
+    expect(down.message).toContain('--start');
+    // the remote's loom, told where that machine's transcripts are
+    const wrapper = join(remoteStateDir, 'loom-wrapper.sh');
+    writeFileSync(wrapper, `#!/bin/sh\nif [ "$1" = up ]; then exec ${LOOM} "$@" --projects '${remoteRoot}'; fi\nexec ${LOOM} "$@"\n`, { mode: 0o755 });
+    const started = (await link({ command: wrapper, startKernel: true })).data.linkHost.status;
+    expect(started.state).toBe('UP');
+    const claim = JSON.parse(readFileSync(join(remoteStateDir, 'kernel.json'), 'utf8'));
+    await hub.close();
+    process.kill(claim.pid, 'SIGTERM');
+    await until(() => {
+      try {
+        process.kill(claim.pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 'the started kernel to stop');
+    remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
+  }, 60_000);
 
   it('says UNREACHABLE when sshd dies, and comes back UP when it returns', async () => {
     await startHub();
