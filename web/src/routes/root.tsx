@@ -1,4 +1,5 @@
 import { createRootRoute, Link, Outlet } from '@tanstack/react-router';
+import { NetworkPopover } from '../network/NetworkPopover';
 import { IndexingProgress } from '../status/IndexingProgress';
 import { StatusBanner } from '../status/StatusBanner';
 import { TabStrip } from '../tabs/TabStrip';
@@ -21,6 +22,7 @@ function Layout() {
           GraphiQL
         </a>
         <IndexingProgress />
+        <NetworkPopover />
       </header>
       <StatusBanner />
       <TabStrip />

@@ -2,11 +2,14 @@ import { useNavigate, useParams } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
 import { age } from '../lib/age';
+import { useHosts } from '../network/hosts';
+import { StaleBadge } from '../network/StaleBadge';
 import { directories, filterSessions } from './filter';
 import { tabFilter } from './filter-store';
 import { HostName } from './host-name';
 import { LiveChip } from './live-chip';
 import { useSessions } from './sessions';
+import { staleSince } from './stale';
 
 const ROW = 46;
 
@@ -14,6 +17,7 @@ const ROW = 46;
 // in the DOM, so two thousand sessions cost what twenty do. `/` filters, `j`/`k` step.
 export function TabStrip() {
   const { list, loaded, error } = useSessions();
+  const { hosts } = useHosts();
   const filter = tabFilter.use();
   const shown = useMemo(() => filterSessions(list, filter), [list, filter]);
   const dirs = useMemo(() => directories(list), [list]);
@@ -69,6 +73,7 @@ export function TabStrip() {
         <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
           {rows.getVirtualItems().map((row) => {
             const s = shown[row.index];
+            const stale = staleSince(s, hosts);
             return (
               <a
                 key={s.id}
@@ -85,6 +90,7 @@ export function TabStrip() {
               >
                 <span className="tab-line">
                   <HostName host={s.host.name} name={s.name} />
+                  {stale && <StaleBadge host={s.host.name} since={stale} />}
                   <LiveChip state={s.live.state} />
                 </span>
                 <span className="tab-sub">

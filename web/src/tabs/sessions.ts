@@ -11,14 +11,15 @@ export interface SessionTab {
   id: string;
   name: string;
   dir: string;
-  host: { name: string; local: boolean };
+  /** status is null for this machine; a DOWN host's sessions are what it said last (stale) */
+  host: { name: string; local: boolean; status: { state: 'UP' | 'CONNECTING' | 'DOWN'; since: string } | null };
   updatedAt: string;
   startedAt: string;
   turnCount: number;
   live: { state: LiveKind; since: string | null; detail: string | null };
 }
 
-const FIELDS = 'id name dir updatedAt startedAt turnCount host { name local } live { state since detail }';
+const FIELDS = 'id name dir updatedAt startedAt turnCount host { name local status { state since } } live { state since detail }';
 const PAGE = `query($after: String) { sessions(first: 500, after: $after) {
   nodes { ${FIELDS} } pageInfo { hasNextPage endCursor } } }`;
 const CHANGES = `subscription { sessionsChanged { kind sessionId session { ${FIELDS} } } }`;

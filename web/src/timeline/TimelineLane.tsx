@@ -1,6 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import type { CSSProperties, KeyboardEvent } from 'react';
+import { StaleBadge } from '../network/StaleBadge';
+import { useHosts } from '../network/hosts';
 import { HostName } from '../tabs/host-name';
+import { staleSince } from '../tabs/stale';
 import { describeBar, describeSpan } from './describe';
 import { fractionOf, type TimeWindow } from './time-window';
 import type { Lane } from './use-timeline';
@@ -17,6 +20,7 @@ interface LaneProps {
 /** One session: its label, then its turns' segments as bars, idle gaps, trigger dots and live stripes. */
 export function TimelineLane({ lane, window, now, open, style }: LaneProps) {
   const { session } = lane;
+  const stale = staleSince(session, useHosts().hosts);
   const opener = (turnId: string) => ({
     role: 'button',
     tabIndex: 0,
@@ -27,6 +31,7 @@ export function TimelineLane({ lane, window, now, open, style }: LaneProps) {
     <div className="tl-lane" data-lane={session.id} style={style}>
       <Link className="tl-label" to="/s/$id" params={{ id: session.id }} title={`${session.host.name}:${session.name}`}>
         <HostName host={session.host.name} name={session.name} />
+        {stale && <StaleBadge host={session.host.name} since={stale} />}
       </Link>
       <div className="tl-track">
         {lane.bars.map((bar) => (

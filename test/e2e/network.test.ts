@@ -1,0 +1,176 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowser, type TestBrowser } from '../helpers/browser';
+import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { line, prompt } from '../helpers/records';
+import { startSshd, type TestSshd } from '../helpers/sshd';
+import { until } from '../helpers/wait';
+
+// The header's network popover over a hub kernel, and the "stale" badge on the sessions of a host
+// that went down. Every kernel gets a temp HOME for SSH, so nothing touches the real ~/.ssh.
+
+const FAST = { keepaliveMs: 300, backoff: { baseMs: 100, capMs: 400 } };
+const LINK = `mutation($target: String!, $name: String, $command: String, $stateDir: String) {
+  linkHost(target: $target, name: $name, command: $command, stateDir: $stateDir) { name status { state reason } } }`;
+/** nothing listens on port 1: linking it answers DOWN, UNREACHABLE */
+const NOWHERE = 'root@127.0.0.1:1';
+
+let browser: TestBrowser;
+beforeAll(async () => {
+  browser = await startBrowser();
+});
+afterAll(() => browser?.close());
+
+describe('the network popover', () => {
+  let kernel: TestKernel;
+  let home: string;
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'loom-net-home-'));
+    kernel = await startTestKernel(FIXTURES, { federation: { home, ...FAST } });
+  });
+  afterAll(async () => {
+    await kernel?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  const hosts = async () => (await kernel.gql<{ hosts: { name: string; trust: string | null }[] }>(`{ hosts { name trust } }`)).data.hosts;
+
+  it('opens from the header with this machine listed, and closes with Escape', async () => {
+    const { page, errors } = await browser.open(kernel, '/');
+    const button = page.locator('.net-button');
+    await page.waitForSelector('.net-button >> text="1 host"');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await button.click();
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    const panel = page.getByRole('dialog', { name: 'Network' });
+    expect(await panel.locator('[data-host="test"]').textContent()).toContain('this machine');
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('net-button');
+    expect(errors).toEqual([]);
+  });
+
+  it('links a host through its form: the result and the row say DOWN, unreachable, with the message', async () => {
+    const { page, errors } = await browser.open(kernel, '/');
+    await page.click('.net-button');
+    await page.getByLabel('SSH target').fill(NOWHERE);
+    await page.getByLabel('Name', { exact: true }).fill('ghost');
+    await page.getByRole('button', { name: 'Link', exact: true }).click();
+    const result = page.locator('.net-result[data-state="DOWN"]');
+    await result.waitFor();
+    expect(await result.textContent()).toContain('ghost: down · unreachable');
+    const row = page.locator('[data-host="ghost"][data-state="DOWN"]');
+    await row.waitFor();
+    expect(await row.locator('.net-target').textContent()).toBe(NOWHERE);
+    expect(await row.locator('.net-state').getAttribute('data-reason')).toBe('UNREACHABLE');
+    expect(await row.locator('.net-message').textContent()).toMatch(/cannot reach 127\.0\.0\.1:1/);
+    expect(await row.locator('.net-since').first().textContent()).toMatch(/^for \d+s$/);
+    // an unreachable host has no key to accept
+    expect(await page.getByLabel(/accept a new host key/).count()).toBe(0);
+    await page.waitForSelector('.net-button >> text="2 hosts · 1 down"');
+    expect((await hosts()).map((h) => h.name)).toEqual(['test', 'ghost']);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows a host linked through the API without a reload (hostsChanged)', async () => {
+    const { page, errors } = await browser.open(kernel, '/');
+    await page.click('.net-button');
+    await page.waitForSelector('[data-host="ghost"]');
+    const linked = await kernel.gql(LINK, { target: 'root@127.0.0.1:2', name: 'phantom' });
+    expect(linked.data.linkHost.status).toEqual({ state: 'DOWN', reason: 'UNREACHABLE' });
+    await page.waitForSelector('[data-host="phantom"][data-state="DOWN"] >> text=unreachable');
+    await page.waitForSelector('.net-button >> text="3 hosts · 2 down"');
+    expect(errors).toEqual([]);
+  });
+
+  it('changes a host’s trust tier from its select', async () => {
+    const { page, errors } = await browser.open(kernel, '/');
+    await page.click('.net-button');
+    const select = page.getByLabel('Trust of ghost');
+    expect(await select.inputValue()).toBe('DIRECTED');
+    await select.selectOption('ISOLATED');
+    await until(async () => (await hosts()).find((h) => h.name === 'ghost')?.trust === 'ISOLATED', 'ghost to be ISOLATED');
+    expect(await select.inputValue()).toBe('ISOLATED');
+    // and back from the API: the select follows
+    await kernel.gql(`mutation { setHostTrust(name: "ghost", trust: TRUSTED) { trust } }`);
+    await until(async () => (await select.inputValue()) === 'TRUSTED', 'the select to show TRUSTED');
+    expect(errors).toEqual([]);
+  });
+
+  it('unlinks a host after a confirm step, and the row goes', async () => {
+    const { page, errors } = await browser.open(kernel, '/');
+    await page.click('.net-button');
+    const row = page.locator('[data-host="phantom"]');
+    await row.getByRole('button', { name: 'Unlink…' }).click();
+    expect(await row.getByRole('group').textContent()).toContain('Unlink phantom?');
+    await row.getByRole('button', { name: 'Cancel' }).click();
+    expect((await hosts()).map((h) => h.name)).toContain('phantom');
+    await row.getByRole('button', { name: 'Unlink…' }).click();
+    await row.getByRole('button', { name: 'Unlink', exact: true }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await hosts()).map((h) => h.name)).toEqual(['test', 'ghost']);
+    await page.waitForSelector('.net-button >> text="2 hosts · 1 down"');
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the sessions of a host that goes down', () => {
+  const LOOM = `node ${join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js')}`;
+  const roots: string[] = [];
+  let sshd: TestSshd;
+  let remote: TestKernel;
+  let hub: TestKernel;
+
+  /** a projects dir with one session, "<name>1" */
+  const projects = (name: string) => {
+    const root = mkdtempSync(join(tmpdir(), `loom-net-${name}-`));
+    mkdirSync(join(root, '-home-dev-demo'));
+    writeFileSync(join(root, '-home-dev-demo', `${name}1.jsonl`), line(prompt(`${name}-p1`, null, `a session on ${name}`)));
+    roots.push(root);
+    return root;
+  };
+
+  beforeAll(async () => {
+    sshd = await startSshd();
+    const remoteStateDir = mkdtempSync(join(tmpdir(), 'loom-net-remote-state-'));
+    roots.push(remoteStateDir);
+    remote = await startTestKernel(projects('gpu'), { hostName: 'gpubox', stateDir: remoteStateDir });
+    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST } });
+    const linked = await hub.gql(LINK, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', command: LOOM, stateDir: remoteStateDir });
+    expect(linked.data.linkHost.status.state).toBe('UP');
+  });
+  afterAll(async () => {
+    await hub?.close();
+    await remote?.close();
+    await sshd?.close();
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('marks the remote tab and lane stale once the host is DOWN, keeps them on a reload, and clears the mark when it is back', async () => {
+    const { page, errors } = await browser.open(hub, '/timeline');
+    const tab = page.locator('.tab[data-session="gpu:gpu1"]');
+    const lane = page.locator('.tl-lane[data-lane="gpu:gpu1"]');
+    await tab.waitFor();
+    await lane.waitFor();
+    expect(await page.locator('.stale-badge').count()).toBe(0);
+
+    await sshd.stop();
+    const badge = tab.locator('.stale-badge');
+    await badge.waitFor();
+    expect(await badge.getAttribute('title')).toMatch(/^gpu is down since .+: what you see is its state then$/);
+    expect(await tab.locator('.host').textContent()).toBe('gpu:');
+    await lane.locator('.stale-badge').waitFor();
+    expect(await page.locator('.tab[data-session="laptop:hub1"] .stale-badge').count()).toBe(0);
+
+    // a page opened while the host is down still lists its sessions, marked
+    await page.reload();
+    await tab.locator('.stale-badge').waitFor();
+
+    await sshd.start();
+    await tab.locator('.stale-badge').waitFor({ state: 'detached', timeout: 15_000 });
+    expect(errors).toEqual([]);
+  }, 40_000);
+});

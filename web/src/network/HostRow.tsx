@@ -1,0 +1,97 @@
+import { useEffect, useState } from 'react';
+import { age } from '../lib/age';
+import { stateLine, TRUST_HINT, TRUST_LABEL } from './describe';
+import { setHostTrust, unlinkHost, type Host, type Trust } from './hosts';
+
+interface Props {
+  host: Host;
+  /** for the "for 5m" age, renewed while the popover is open */
+  now: number;
+}
+
+/** One host: who it is, how it is, and (for a linked host) its trust tier and the way to unlink it. */
+export function HostRow({ host, now }: Props) {
+  const status = host.status;
+  const state = status?.state ?? 'UP';
+  return (
+    <li className="net-host" data-host={host.name} data-state={state}>
+      <div className="net-host-head">
+        <span className={`net-dot net-dot-${state.toLowerCase()}`} aria-hidden="true" />
+        <span className="net-name">{host.name}</span>
+        {host.local ? <span className="net-local">this machine</span> : <span className="net-target">{host.target}</span>}
+      </div>
+      {status && (
+        <div className="net-status">
+          <span className="net-state" data-reason={status.reason ?? undefined}>
+            {stateLine(host)}
+          </span>
+          <span className="net-since" title={`since ${new Date(status.since).toLocaleString()}`}>
+            for {age(status.since, now)}
+          </span>
+          {status.state !== 'UP' && status.lastSeen && <span className="net-since">last seen {age(status.lastSeen, now)} ago</span>}
+          {status.state === 'DOWN' && status.message && <p className="net-message">{status.message}</p>}
+        </div>
+      )}
+      {!host.local && <HostActions host={host} />}
+    </li>
+  );
+}
+
+function HostActions({ host }: { host: Host }) {
+  // the tier asked for, shown until hostsChanged brings it back
+  const [pendingTrust, setPendingTrust] = useState<Trust | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => setPendingTrust(null), [host.trust]);
+
+  const changeTrust = (trust: Trust) => {
+    setPendingTrust(trust);
+    setError(null);
+    setHostTrust(host.name, trust).catch((err: Error) => {
+      setPendingTrust(null);
+      setError(`The trust could not be changed: ${err.message}`);
+    });
+  };
+  const unlink = () => {
+    setBusy(true);
+    setError(null);
+    // on success hostsChanged drops this row
+    unlinkHost(host.name).catch((err: Error) => {
+      setBusy(false);
+      setConfirming(false);
+      setError(`${host.name} could not be unlinked: ${err.message}`);
+    });
+  };
+
+  return (
+    <div className="net-actions">
+      <label title={TRUST_HINT}>
+        trust{' '}
+        <select aria-label={`Trust of ${host.name}`} value={pendingTrust ?? host.trust ?? 'DIRECTED'} onChange={(e) => changeTrust(e.target.value as Trust)}>
+          {Object.entries(TRUST_LABEL).map(([tier, label]) => (
+            <option key={tier} value={tier}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {confirming ? (
+        <span className="net-confirm" role="group" aria-label={`Unlink ${host.name}?`}>
+          Unlink {host.name}? Its sessions leave the list.
+          <button type="button" className="net-danger" disabled={busy} onClick={unlink}>
+            {busy ? 'Unlinking…' : 'Unlink'}
+          </button>
+          <button type="button" disabled={busy} onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </span>
+      ) : (
+        <button type="button" onClick={() => setConfirming(true)}>
+          Unlink…
+        </button>
+      )}
+      {error && <p className="error">{error}</p>}
+    </div>
+  );
+}
