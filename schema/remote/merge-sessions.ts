@@ -3,6 +3,7 @@ import type { SessionPage } from '../../spoke/model/source';
 import type { SessionSummary } from '../../spoke/model/types';
 import { usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
 import { fieldsFor, hostRenamer, rewriteResultIds } from './id-rewrite';
+import { askEveryHost } from './last-seen';
 import { RemoteValue } from './remote-value';
 
 // `sessions` on a hub: one list over every host, most recently active first, paged with one
@@ -30,10 +31,6 @@ function decode(after: string | null): Cursors {
 
 type RemotePage = { items: Item[]; totalCount: number; hasNextPage: boolean };
 
-/** The last page each host gave for each question (the newest few): what a down host's sessions looked like. */
-const REMEMBERED = 32;
-const lastSeen = new WeakMap<RemoteDirectory, Map<string, RemotePage>>();
-
 export async function mergedSessions(
   info: GraphQLResolveInfo,
   args: { first: number; after: string | null; filter: unknown },
@@ -47,24 +44,12 @@ export async function mergedSessions(
   let total = localPage.totalCount;
   let more = localPage.hasNextPage;
   const nodeSelection = nodeSelectionOf(info);
-  const remembered = lastSeen.get(remotes) ?? new Map<string, RemotePage>();
-  lastSeen.set(remotes, remembered);
   const up = new Map(remotes.up().map((r) => [r.alias, r]));
-  const pages = await Promise.all(
-    remotes.aliases().map(async (alias) => {
-      const key = `${alias}\n${print(nodeSelection)}\n${JSON.stringify([args.filter, args.first, cursors[alias] ?? null])}`;
-      const remote = up.get(alias);
-      const page = remote ? await remotePage(info, remote, nodeSelection, args, cursors[alias] ?? null).catch(() => null) : null;
-      if (page) {
-        remembered.delete(key);
-        remembered.set(key, page);
-        if (remembered.size > REMEMBERED) remembered.delete(remembered.keys().next().value!);
-      }
-      return page ?? remembered.get(key) ?? null;
-    }),
+  const question = `${print(nodeSelection)}\n${JSON.stringify([args.filter, args.first])}`;
+  const pages = await askEveryHost(remotes, 'sessions', `${question}\n${JSON.stringify(cursors)}`, (alias) =>
+    remotePage(info, up.get(alias)!, nodeSelection, args, cursors[alias] ?? null),
   );
   for (const page of pages) {
-    if (!page) continue; // never seen while up: nothing to show until it is
     items.push(...page.items);
     total += page.totalCount;
     more ||= page.hasNextPage;

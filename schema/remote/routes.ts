@@ -1,8 +1,9 @@
-import { getNamedType, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { getNamedType, print, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import type { Feed, SessionPage } from '../../spoke/model/source';
 import type { Context } from '../builder';
 import { delegateQuery, delegation, type RemoteExecutor } from './delegate';
 import { fieldsFor } from './id-rewrite';
+import { askEveryHost } from './last-seen';
 import { mergedSessions } from './merge-sessions';
 import { MergedStream } from './merge-iterators';
 import { resumableStream } from './resumable-stream';
@@ -94,14 +95,15 @@ function updatedAtKeys(info: GraphQLResolveInfo): Record<string, string | undefi
   return keys;
 }
 
-/** Timeline lanes of every host that is up: each host gives up to `lanes` of its own. */
+/** Timeline lanes of every host (a down one's as last seen): each host gives up to `lanes` of its own. */
 function mergeLanes(field: Field): void {
   const local = field.resolve!;
   field.resolve = async (parent, args, ctx, info) => {
     const mine = (await local(parent, args, ctx, info)) as unknown[];
     if (!ctx.remotes.linked()) return mine;
-    const theirs = await Promise.allSettled(ctx.remotes.up().map((r) => delegateQuery(info, r) as Promise<unknown[]>));
-    return [...mine, ...theirs.flatMap((t) => (t.status === 'fulfilled' ? t.value : []))];
+    const question = `${info.fieldNodes.map((n) => print(n)).join()}\n${JSON.stringify(args)}`;
+    const theirs = await askEveryHost(ctx.remotes, 'timeline', question, (alias) => delegateQuery(info, ctx.remotes.get(alias)!) as Promise<unknown[]>);
+    return [...mine, ...theirs.flat()];
   };
 }
 

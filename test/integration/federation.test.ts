@@ -312,9 +312,12 @@ describe('remote sessions through the hub', () => {
     await consume;
   }, 40_000);
 
-  it('keeps a down host\'s sessions in the list as last seen, its host marked DOWN since, until it returns', async () => {
+  it('keeps a down host\'s sessions and lanes as last seen, its host marked DOWN since, until it returns', async () => {
     const SESSIONS = `{ sessions(first: 50) { nodes { id host { name status { state since } } } } }`;
+    const LANES = `{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id host { status { state } } } } }`;
+    const lane = async () => (await hub.gql(LANES)).data.timeline.find((l: any) => l.session.id === 'gpu:gpu1');
     const before = (await hub.gql(SESSIONS)).data.sessions.nodes.find((n: any) => n.id === 'gpu:gpu1');
+    expect(await lane()).toBeDefined();
     expect(before.host.status.state).toBe('UP');
     await sshd.stop();
     const stale = await until(async () => {
@@ -322,6 +325,7 @@ describe('remote sessions through the hub', () => {
       return node?.host.status.state === 'DOWN' && node;
     }, 'the session listed with its host DOWN');
     expect(Date.parse(stale.host.status.since)).toBeGreaterThan(Date.parse(before.host.status.since));
+    expect((await lane()).session.host.status.state).toBe('DOWN');
     const page = await hub.gql(`{ session(id: "gpu:gpu1") { id } }`);
     expect(page.errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^gpu is down since/) });
     await sshd.start();
