@@ -1,10 +1,12 @@
 import { getNamedType, print, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import type { Feed, SessionPage } from '../../spoke/model/source';
+import type { UsageRow } from '../../spoke/usage/report';
 import type { Context } from '../builder';
 import { delegateQuery, delegation, type RemoteExecutor } from './delegate';
 import { fieldsFor } from './id-rewrite';
 import { askEveryHost } from './last-seen';
 import { mergedSessions } from './merge-sessions';
+import { mergedUsage } from './merge-usage';
 import { MergedStream } from './merge-iterators';
 import { resumableStream } from './resumable-stream';
 import { RemoteValue } from './remote-value';
@@ -29,6 +31,7 @@ export function routeToRemotes(schema: GraphQLSchema): void {
   mergeSessions(query.sessions as Field);
   mergeFeed(query.feed as Field);
   mergeLanes(query.timeline as Field);
+  mergeUsage(query.usage as Field);
   mergeChanges(subscription.sessionsChanged as Field);
   mergeChanges(subscription.feedChanged as Field);
   routeStream(subscription.sessionStream as Field);
@@ -104,6 +107,15 @@ function mergeLanes(field: Field): void {
     const question = `${info.fieldNodes.map((n) => print(n)).join()}\n${JSON.stringify(args)}`;
     const theirs = await askEveryHost(ctx.remotes, 'timeline', question, (alias) => delegateQuery(info, ctx.remotes.get(alias)!) as Promise<unknown[]>);
     return [...mine, ...theirs.flat()];
+  };
+}
+
+/** Usage over every host that is up, rows of the same key added up. */
+function mergeUsage(field: Field): void {
+  const local = field.resolve!;
+  field.resolve = async (parent, args, ctx, info) => {
+    const mine = (await local(parent, args, ctx, info)) as UsageRow[];
+    return ctx.remotes.linked() ? mergedUsage(args, mine, ctx.remotes) : mine;
   };
 }
 

@@ -96,3 +96,18 @@ export function record(ledger: Map<string, MessageUsage>, message: MessageUsage)
   const seen = ledger.get(message.key);
   ledger.set(message.key, seen ? larger(seen, message) : message);
 }
+
+/** Two groups' totals as one (their messages are distinct, as on two machines): a cost is known only when both are. */
+export function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    cacheWrite5m: a.cacheWrite5m + b.cacheWrite5m,
+    cacheWrite1h: a.cacheWrite1h + b.cacheWrite1h,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cost: a.cost !== null && b.cost !== null ? a.cost + b.cost : null,
+    costStatus: a.costStatus === 'UNKNOWN' || b.costStatus === 'UNKNOWN' ? 'UNKNOWN' : 'ESTIMATED',
+    costSource: a.costSource === 'CATALOG' || b.costSource === 'CATALOG' ? 'CATALOG' : 'NONE',
+  };
+}

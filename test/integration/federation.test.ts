@@ -331,6 +331,20 @@ describe('remote sessions through the hub', () => {
     await sshd.start();
     await until(async () => (await hub.gql(SESSIONS)).data.sessions.nodes.find((n: any) => n.id === 'gpu:gpu1')?.host.status.state === 'UP', 'the host back UP');
   });
+
+  it('adds up usage over both hosts, a row per host under its alias', async () => {
+    const { assistant } = await import('../helpers/records');
+    writeFileSync(join(remoteRoot, '-home-dev-demo', 'gpu2.jsonl'), line(prompt('u-p1', null, 'count tokens')) + line(assistant('u-a1', 'u-p1', [], 'end_turn')));
+    const rows = await until(async () => {
+      const { data } = await hub.gql(`{ usage(groupBy: HOST) { key inputTokens outputTokens } }`);
+      return data.usage.some((r: any) => r.key === 'gpu') && data.usage;
+    }, 'a usage row for gpu');
+    expect(rows.find((r: any) => r.key === 'gpu')).toEqual({ key: 'gpu', inputTokens: 1, outputTokens: 1 });
+    expect(rows.some((r: any) => r.key === 'gpubox')).toBe(false);
+    const days = (await hub.gql(`{ usage(groupBy: DAY) { key inputTokens } }`)).data.usage;
+    const direct = (await remote.gql(`{ usage(groupBy: DAY) { key inputTokens } }`)).data.usage;
+    expect(days).toEqual(direct);
+  });
 });
 
 describe('a tunnel that stops answering', () => {
