@@ -2,7 +2,7 @@ import { Agent, request } from 'node:http';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { RemoteAnswerError } from '../schema/remote/delegate';
-import { TOKEN_HEADER } from '../server/security/access';
+import { TOKEN_HEADER, VIA_HUB_HEADER } from '../server/security/access';
 
 // The hub's client of one remote kernel, through the tunnel: queries over HTTP with keep-alive
 // (a new channel per request would cost a round trip each), subscriptions over one graphql-ws
@@ -63,7 +63,7 @@ export class RemoteClient {
           super(address, protocols, { headers: { host: hostHeader } });
         }
       },
-      connectionParams: { token: this.token },
+      connectionParams: { token: this.token, viaHub: true },
       lazy: true,
       retryAttempts: 0,
     });
@@ -86,7 +86,7 @@ export class RemoteClient {
           path,
           agent: this.agent,
           timeout: 15_000,
-          headers: { host: this.host, [TOKEN_HEADER]: this.token, 'content-type': 'application/json', accept: 'application/json' },
+          headers: { host: this.host, [TOKEN_HEADER]: this.token, [VIA_HUB_HEADER]: '1', 'content-type': 'application/json', accept: 'application/json' },
         },
         (res) => {
           let text = '';

@@ -3,11 +3,18 @@ import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { asClientError, contentLoader, loomSchema, type Context, type RemoteDirectory } from '../schema/index';
 import type { HostDirectory, Source } from '../spoke/model/source';
-import { TOKEN_HEADER } from './security/access';
+import { Pulse } from '../spoke/model/pulse';
+import { TOKEN_HEADER, VIA_HUB_HEADER } from './security/access';
 import { limitsPlugin, type QueryLimits } from './security/limits';
 
 // graphql-yoga over the Loom schema: one instance serves HTTP and, through its envelop, the
 // graphql-ws WebSocket too, so both share context, limits and error masking.
+
+const NO_REMOTES: RemoteDirectory = { linked: () => false, get: () => undefined, up: () => [], aliases: () => [], changes: () => new Pulse() };
+
+function viaHub(init: { request?: Request; connectionParams?: Record<string, unknown> }): boolean {
+  return init.request?.headers.get(VIA_HUB_HEADER) === '1' || init.connectionParams?.viaHub === true;
+}
 
 export type LoomYoga = YogaServerInstance<Record<string, never>, Context>;
 
@@ -15,7 +22,9 @@ export function createLoomYoga(source: Source, hosts: HostDirectory & RemoteDire
   return createYoga<Record<string, never>, Context>({
     schema: loomSchema(),
     graphqlEndpoint: '/graphql',
-    context: () => ({ source, hosts, remotes: hosts, content: contentLoader(source) }),
+    // A hub asking on behalf of its own clients gets this machine's sessions only: a remote's own
+    // links are never re-exported, so links cannot loop.
+    context: (init) => ({ source, hosts, remotes: viaHub(init) ? NO_REMOTES : hosts, content: contentLoader(source) }),
     // yoga's default CORS echoes any Origin with credentials; Loom answers its own page only.
     cors: false,
     // GraphiQL is served by server/http.ts, under its own Content-Security-Policy.

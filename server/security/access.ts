@@ -8,6 +8,8 @@ import { readToken, tokensEqual, tokenStamp } from './token';
 // and the caller holds the token (header, cookie, or the one-time ?token= link).
 
 export const TOKEN_HEADER = 'x-loom-token';
+/** The header (HTTP) and connection_init field `viaHub` (graphql-ws) a hub marks its requests with. */
+export const VIA_HUB_HEADER = 'x-loom-via-hub';
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
 export interface AccessOptions {

@@ -28,13 +28,15 @@ function projects(name: string): string {
 
 let sshd: TestSshd;
 let remote: TestKernel;
+/** the remote kernel; it could link hosts of its own through the same sshd */
+const startRemote = () => startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir, federation: { home: sshd.home, ...FAST } });
 let remoteStateDir: string;
 let remoteRoot: string;
 beforeAll(async () => {
   sshd = await startSshd();
   remoteStateDir = mkdtempSync(join(tmpdir(), 'loom-fed-remote-state-'));
   remoteRoot = projects('gpu');
-  remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
+  remote = await startRemote();
 });
 afterAll(async () => {
   await remote?.close();
@@ -126,7 +128,7 @@ describe('linking a host over SSH', () => {
     const down = await reaches('DOWN');
     expect(down).toMatchObject({ reason: 'KERNEL_NOT_RUNNING' });
     expect(down.message).toContain('loom up');
-    remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
+    remote = await startRemote();
     await reaches('UP');
   });
 
@@ -152,7 +154,7 @@ describe('linking a host over SSH', () => {
         return true;
       }
     }, 'the started kernel to stop');
-    remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
+    remote = await startRemote();
   }, 60_000);
 
   it('says UNREACHABLE when sshd dies, and comes back UP when it returns', async () => {
@@ -296,7 +298,7 @@ describe('remote sessions through the hub', () => {
 
     await remote.close();
     appendFileSync(file, line(prompt('gpu-p2', 'gpu-a1', 'written while the remote kernel was down')));
-    remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
+    remote = await startRemote();
     appendFileSync(file, line(prompt('gpu-p3', 'gpu-p2', 'written after it came back')));
     await until(() => frames.some((f) => f.atoms.some((a: any) => a.id === 'gpu:gpu1:gpu-p3')), 'the atoms after the outage', 20_000);
     // the same across an outage of sshd itself
@@ -344,6 +346,25 @@ describe('remote sessions through the hub', () => {
     const days = (await hub.gql(`{ usage(groupBy: DAY) { key inputTokens } }`)).data.usage;
     const direct = (await remote.gql(`{ usage(groupBy: DAY) { key inputTokens } }`)).data.usage;
     expect(days).toEqual(direct);
+  });
+
+  it('never re-exports the remote\'s own linked hosts, so links cannot loop', async () => {
+    const thirdState = mkdtempSync(join(tmpdir(), 'loom-fed-third-'));
+    const third = await startTestKernel(projects('third'), { hostName: 'thirdbox', stateDir: thirdState });
+    try {
+      const linked = await remote.gql(LINK, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'third', command: LOOM, stateDir: thirdState });
+      expect(linked.data.linkHost.status.state).toBe('UP');
+      const direct = (await remote.gql(`{ sessions { nodes { id } } }`)).data.sessions.nodes.map((n: any) => n.id);
+      expect(direct).toContain('third:third1');
+      const viaHub = (await hub.gql(`{ sessions { nodes { id } } }`)).data.sessions.nodes.map((n: any) => n.id);
+      expect(viaHub).toContain('gpu:gpu1');
+      expect(viaHub.some((id: string) => id.startsWith('third:') || id.includes('third1'))).toBe(false);
+      expect((await hub.gql(`{ session(id: "gpu:third1") { id } }`)).data.session).toBeNull();
+    } finally {
+      await remote.gql(`mutation { unlinkHost(name: "third") }`);
+      await third.close();
+      rmSync(thirdState, { recursive: true, force: true });
+    }
   });
 });
 
