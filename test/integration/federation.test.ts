@@ -45,6 +45,26 @@ afterAll(async () => {
   rmSync(remoteRoot, { recursive: true, force: true });
 });
 
+describe('the hosts file', () => {
+  it('refuses to start on a hosts.json that is not valid, naming the field and the reason, and leaves it untouched', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'loom-fed-bad-'));
+    const refusal = async (hosts: object[]) => {
+      const text = JSON.stringify({ hosts });
+      writeFileSync(join(stateDir, 'hosts.json'), text);
+      const error = await startTestKernel(projects('bad'), { stateDir }).then(
+        () => null,
+        (err: Error) => err.message,
+      );
+      expect(readFileSync(join(stateDir, 'hosts.json'), 'utf8')).toBe(text);
+      return error;
+    };
+    expect(await refusal([{ name: 'gpu', target: 'gpu-box', trust: 'sometimes' }])).toMatch(/hosts\.json is not a valid hosts file: hosts\.0\.trust: .*"trusted"\|"directed"\|"isolated"/);
+    expect(await refusal([{ name: 'gpu', target: 'gpu-box' }, { name: 'gpu', target: 'other' }])).toMatch(/hosts\.1\.name: "gpu" is linked twice/);
+    expect(await refusal([{ name: '-x', target: 'gpu-box' }])).toMatch(/hosts\.0\.name: letters, digits/);
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+});
+
 describe('linking a host over SSH', () => {
   let hub: TestKernel;
   afterEach(async () => {
