@@ -92,6 +92,42 @@ describe('linking a host over SSH', () => {
     expect(hosts).toEqual([{ name: 'laptop', local: true, trust: null }, { name: 'gpu', local: false, trust: 'DIRECTED' }]);
   });
 
+  it('links, lists and unlinks from the command line, through the running hub kernel', async () => {
+    await startHub();
+    const { execFile } = await import('node:child_process');
+    // the kernel answers in this process: the CLI must run beside it, not block it
+    const loom = (...args: string[]) =>
+      new Promise<string>((resolve, reject) =>
+        execFile('node', [join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js'), ...args, '--state', hub.stateDir], (err, stdout, stderr) =>
+          err ? reject(new Error(stderr)) : resolve(stdout),
+        ),
+      );
+    const target = `${sshd.user}@127.0.0.1:${sshd.port}`;
+    expect(await loom('link', target, '--name', 'gpu', '--trust', 'trusted', '--command', LOOM, '--remote-state', remoteStateDir)).toMatch(new RegExp(`^linked gpu \\(${target}, trusted\\): up, [\\d.]+ ms\\n$`));
+    const table = (await loom('hosts')).split('\n');
+    expect(table[0]).toMatch(/^HOST +TARGET +TRUST +STATUS +RTT/);
+    expect(table.find((l) => l.startsWith('gpu '))).toMatch(new RegExp(`^gpu +${target.replace(/\./g, '\\.')} +trusted +up since`));
+    expect(await loom('unlink', 'gpu')).toBe('unlinked gpu\n');
+    await expect(loom('unlink', 'gpu')).rejects.toThrow(/no linked host "gpu"/);
+  });
+
+  it('reaches a host through a ProxyJump from ~/.ssh/config', async () => {
+    const jumping = await startSshd({
+      sshConfig: ({ port, user, userKey }) =>
+        `Host jump\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ${userKey}\n\n` +
+        `Host behind\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ${userKey}\n  ProxyJump jump\n`,
+    });
+    try {
+      hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: jumping.home, ...FAST } });
+      const linked = (await hub.gql(LINK, { target: 'behind', name: 'gpu', command: LOOM, stateDir: remoteStateDir })).data.linkHost;
+      expect(linked.status).toMatchObject({ state: 'UP' });
+      expect(jumping.logs.filter((l) => /Accepted publickey/.test(l)).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await hub.close();
+      await jumping.close();
+    }
+  });
+
   it('refuses an unknown host key with its fingerprint, and links once it is accepted', async () => {
     const unknown = await startSshd({ knownHosts: false });
     try {

@@ -1,0 +1,402 @@
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseLinkedHost } from '../../federation/hosts-config';
+import { RemoteClient } from '../../federation/remote-client';
+import { reachKernel } from '../../federation/remote-kernel';
+import { connectSsh } from '../../federation/ssh-connect';
+import { resolveSshTarget } from '../../federation/ssh-target';
+import { openTunnel } from '../../federation/tunnel';
+import { assistant, line, prompt, say } from '../helpers/records';
+import { startSshd, type TestSshd } from '../helpers/sshd';
+import { ensureCorpus } from './corpus';
+import { LOOM, startKernelProcess, type KernelProcess } from './kernel-process';
+
+// `npx tsx test/bench/federation.ts --runs 3`: the federation figures in docs/performance.md.
+// Every part is real and in its own process: an OpenSSH sshd on a loopback port, remote kernels
+// (`loom up`) it reaches, and a hub (`loom up` with a temp HOME holding the key and known_hosts)
+// linking them over ssh2. This process is only the client, over keep-alive HTTP and graphql-ws,
+// asking the same thing of a remote kernel directly and through the hub, side by side.
+//
+// Each run starts fresh kernels and a fresh hub (the sshd is shared) and measures:
+//   1. one query hop: `session` and a small `transcript` page, direct vs through the hub;
+//   2. Nagle: eight concurrent queries through the hub over one tunnel;
+//   3. merged `sessions(first: 50)` over three remote kernels vs one kernel alone;
+//   4. a line appended on a remote → a `sessionStream` subscriber, direct vs through the hub.
+// 1 and 2 also go through a tunnel of this process's own, opened with the hub's code
+// (federation/), to tell what the SSH hop costs from what the hub's GraphQL work costs; 2 also
+// through a tunnel on an SSH connection that never ran a command, where sshd leaves Nagle on.
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    sessions: { type: 'string', default: '300' },
+    requests: { type: 'string', default: '500' },
+    rounds: { type: 'string', default: '50' },
+    merges: { type: 'string', default: '200' },
+    appends: { type: 'string', default: '200' },
+  },
+});
+const RUNS = Number(values.runs);
+const SESSIONS = Number(values.sessions);
+const REQUESTS = Number(values.requests);
+const ROUNDS = Number(values.rounds);
+const MERGES = Number(values.merges);
+const APPENDS = Number(values.appends);
+const CONCURRENCY = 8;
+const APPEND_GAP_MS = 20;
+const ALIASES = ['r1', 'r2', 'r3'];
+
+const SESSION = `query($id: ID!) { session(id: $id) { id name turnCount } }`;
+const TRANSCRIPT = `query($id: ID!) { transcript(sessionId: $id, limit: 20) { maxSequence entries { id sequence type promptLine } } }`;
+const SESSIONS_PAGE = `{ sessions(first: 50) { nodes { id name updatedAt } } }`;
+const LINK = `mutation($target: String!, $name: String, $command: String, $stateDir: String) {
+  linkHost(target: $target, name: $name, command: $command, stateDir: $stateDir) { name status { state reason message } } }`;
+
+// ---------------------------------------------------------------------------------------------
+// Statistics and tables
+
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const pct = (xs: number[], p: number) => sorted(xs)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const p50 = (xs: number[]) => pct(xs, 50);
+const p99 = (xs: number[]) => pct(xs, 99);
+const max = (xs: number[]) => Math.max(...xs);
+const ms = (n: number, digits = 2) => n.toFixed(digits);
+
+async function timed(f: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await f();
+  return performance.now() - started;
+}
+
+function table(title: string, head: string[], rows: (string | number)[][]): string {
+  const align = head.map((_, i) => (i === 0 ? '---' : '---:'));
+  return [`### ${title}`, '', `| ${head.join(' | ')} |`, `|${align.join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The world of one run: three remote kernels over one synthetic corpus, a fourth following a
+// live transcript, and a hub reaching them all through the one sshd under different ~/.ssh/config
+// aliases (linkHost replaces a host linked with the same target, so each needs its own).
+
+interface World {
+  hub: KernelProcess;
+  remotes: KernelProcess[];
+  live: KernelProcess;
+  liveFile: string;
+  close(): Promise<void>;
+}
+
+async function startWorld(sshd: TestSshd, corpus: string): Promise<World> {
+  const dir = mkdtempSync(join(tmpdir(), 'loom-bench-fed-'));
+  const sub = (name: string) => {
+    mkdirSync(join(dir, name), { recursive: true, mode: 0o700 });
+    return join(dir, name);
+  };
+  const liveFile = join(sub('live-projects/-bench'), 'live.jsonl');
+  writeFileSync(liveFile, line(prompt('r0', null, 'a live session')));
+  const started: KernelProcess[] = [];
+  const start = async (options: Parameters<typeof startKernelProcess>[0]) => {
+    const kernel = await startKernelProcess(options);
+    started.push(kernel);
+    return kernel;
+  };
+  const close = async () => {
+    await Promise.all(started.map((k) => k.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const [remotes, live, hub] = await Promise.all([
+      Promise.all(ALIASES.map((_, i) => start({ name: `remote${i + 1}`, projects: corpus, stateDir: sub(`remote${i + 1}`) }))),
+      start({ name: 'remote-live', projects: join(dir, 'live-projects'), stateDir: sub('remote-live') }),
+      start({ name: 'hub', projects: sub('hub-projects'), stateDir: sub('hub'), home: sshd.home }),
+    ]);
+    return { hub, remotes, live, liveFile, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+async function link(hub: KernelProcess, alias: string, remote: KernelProcess): Promise<void> {
+  const { linkHost } = await hub.gql(LINK, { target: alias, name: alias, command: `node ${LOOM}`, stateDir: remote.stateDir });
+  if (linkHost.status.state !== 'UP') throw new Error(`linking ${alias} failed: ${JSON.stringify(linkHost.status)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Three ways to ask the first remote kernel: directly, through a tunnel of this process's own
+// (the SSH hop alone), and through the hub. Each path names the session by its own id.
+
+interface Path {
+  name: string;
+  ask(query: string, variables: Record<string, unknown>): Promise<unknown>;
+  /** the session's id on this path */
+  id: string;
+}
+
+function connect(sshd: TestSshd, alias: string) {
+  const target = resolveSshTarget(alias, { configText: readFileSync(join(sshd.home, '.ssh', 'config'), 'utf8'), home: sshd.home, localUser: sshd.user });
+  return connectSsh({ target, knownHosts: [join(sshd.home, '.ssh', 'known_hosts')], agent: undefined, acceptNew: false, keepaliveMs: 5_000 });
+}
+
+interface OwnTunnel {
+  client: RemoteClient;
+  close(): void;
+}
+
+/** Connects and reaches the remote kernel exactly as the hub does (federation/), from this process. */
+async function openOwnTunnel(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnTunnel> {
+  const ssh = await connect(sshd, alias);
+  const kernel = await reachKernel(ssh, parseLinkedHost({ name: alias, target: alias, command: `node ${LOOM}`, stateDir: remote.stateDir }));
+  return {
+    client: kernel.client,
+    close() {
+      kernel.client.close();
+      kernel.tunnel.close();
+      ssh.end();
+    },
+  };
+}
+
+/**
+ * The same tunnel on an SSH connection that never ran a command. OpenSSH's sshd turns Nagle off
+ * on its socket only when the first session starts (ssh_packet_set_interactive), which the hub's
+ * `loom status` does; this path shows what a tunnel opened without it would cost.
+ */
+async function openBareTunnel(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnTunnel> {
+  const ssh = await connect(sshd, alias);
+  const tunnel = await openTunnel(ssh, remote.port);
+  const client = new RemoteClient(tunnel.port, remote.port, remote.token);
+  return {
+    client,
+    close() {
+      client.close();
+      tunnel.close();
+      ssh.end();
+    },
+  };
+}
+
+// 1. One query hop: the three paths interleaved, request by request, so all see the same machine.
+
+interface HopResult {
+  query: string;
+  latencies: Map<string, number[]>;
+}
+
+async function measureHop(paths: Path[], label: string, query: string): Promise<HopResult> {
+  const latencies = new Map(paths.map((p) => [p.name, [] as number[]]));
+  for (let i = 0; i < 100; i++) for (const p of paths) await p.ask(query, { id: p.id });
+  for (let i = 0; i < REQUESTS; i++) {
+    for (const p of paths) latencies.get(p.name)!.push(await timed(() => p.ask(query, { id: p.id })));
+  }
+  return { query: label, latencies };
+}
+
+// 2. Eight concurrent queries at a time: through a tunnel they share one SSH connection (the
+//    hub's client keeps up to eight keep-alive channels), where a Nagle stall shows as ~40 ms.
+
+async function measureBursts(paths: Path[]): Promise<Map<string, number[]>> {
+  const burst = (p: Path) => Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => timed(() => p.ask(i % 2 ? TRANSCRIPT : SESSION, { id: p.id }))));
+  for (let i = 0; i < 5; i++) for (const p of paths) await burst(p);
+  const latencies = new Map(paths.map((p) => [p.name, [] as number[]]));
+  for (let i = 0; i < ROUNDS; i++) for (const p of paths) latencies.get(p.name)!.push(...(await burst(p)));
+  return latencies;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. The first page of sessions: one kernel alone vs the hub merging three like it.
+
+interface MergeResult {
+  hubSessions: number;
+  aloneSessions: number;
+  alone: number[];
+  /** the three remote kernels asked directly, at once: what their answers cost on this machine */
+  threeAtOnce: number[];
+  hub: number[];
+}
+
+async function measureMerge(world: World): Promise<MergeResult> {
+  const [remote] = world.remotes;
+  const count = `{ sessions(first: 1) { totalCount } }`;
+  const hubSessions = (await world.hub.gql(count)).sessions.totalCount;
+  const aloneSessions = (await remote.gql(count)).sessions.totalCount;
+  const three = () => Promise.all(world.remotes.map((r) => r.gql(SESSIONS_PAGE)));
+  for (let i = 0; i < 20; i++) {
+    await remote.gql(SESSIONS_PAGE);
+    await three();
+    await world.hub.gql(SESSIONS_PAGE);
+  }
+  const alone: number[] = [];
+  const threeAtOnce: number[] = [];
+  const hub: number[] = [];
+  for (let i = 0; i < MERGES; i++) {
+    alone.push(await timed(() => remote.gql(SESSIONS_PAGE)));
+    threeAtOnce.push(await timed(three));
+    hub.push(await timed(() => world.hub.gql(SESSIONS_PAGE)));
+  }
+  return { hubSessions, aloneSessions, alone, threeAtOnce, hub };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Append → subscriber: one line at a time on the live remote, timed until a graphql-ws
+//    subscriber holds it; first subscribed to the remote kernel itself, then through the hub.
+
+/** The live transcript: its file, how many lines were appended, and the newest line's uuid. */
+interface LiveTranscript {
+  file: string;
+  appended: number;
+  last: string;
+}
+
+async function measureAppends(kernel: KernelProcess, sessionId: string, live: LiveTranscript): Promise<number[]> {
+  const client = kernel.ws();
+  const arrived = new Map<string, number>();
+  let notify = () => {};
+  const iterator = client.iterate<{ sessionStream: { atoms: { uuid: string }[] } }>({
+    query: `subscription($id: ID!) { sessionStream(sessionId: $id) { atoms { uuid } } }`,
+    variables: { id: sessionId },
+  });
+  const consume = (async () => {
+    for await (const r of iterator) {
+      const now = performance.now();
+      if (r.errors) throw new Error(r.errors[0].message);
+      for (const a of r.data!.sessionStream.atoms) arrived.set(a.uuid, now);
+      notify();
+    }
+  })();
+  const until = (uuid: string) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${uuid} never arrived at the ${kernel.name} subscriber`)), 10_000);
+      notify = () => {
+        if (!arrived.has(uuid)) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      notify();
+    });
+  await until(live.last); // the snapshot holds the newest line
+  const latencies: number[] = [];
+  for (let i = 0; i < APPENDS; i++) {
+    const uuid = `a${++live.appended}`;
+    const record = live.appended % 2 ? assistant(uuid, live.last, [say(`reply ${uuid}`)], 'end_turn') : prompt(uuid, live.last, `prompt ${uuid}`);
+    const sent = performance.now();
+    appendFileSync(live.file, line(record));
+    live.last = uuid;
+    await until(uuid);
+    latencies.push(arrived.get(uuid)! - sent);
+    await new Promise((r) => setTimeout(r, APPEND_GAP_MS));
+  }
+  await iterator.return?.();
+  await consume;
+  await client.dispose();
+  return latencies;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface RunResult {
+  /** the machine's 1-minute load average before and after the run (other work shares it) */
+  load: [number, number];
+  hops: HopResult[];
+  bursts: Map<string, number[]>;
+  merge: MergeResult;
+  appendDirect: number[];
+  appendHub: number[];
+}
+
+async function run(sshd: TestSshd, corpus: string): Promise<RunResult> {
+  const loadBefore = loadavg()[0];
+  const world = await startWorld(sshd, corpus);
+  const tunnels: OwnTunnel[] = [];
+  try {
+    // three remote kernels first, for the merge alone
+    for (const [i, alias] of ALIASES.entries()) await link(world.hub, alias, world.remotes[i]);
+    const merge = await measureMerge(world);
+    await link(world.hub, 'live', world.live);
+
+    // the most recently active session of the first remote, by its id there and by the hub's
+    const [remote] = world.remotes;
+    const [first] = (await remote.gql(`{ sessions(first: 1) { nodes { id } } }`)).sessions.nodes;
+    const directId: string = first.id;
+    const own = await openOwnTunnel(sshd, 'r1', remote);
+    const bare = await openBareTunnel(sshd, 'r1', remote);
+    tunnels.push(own, bare);
+    const paths: Path[] = [
+      { name: 'direct', ask: (q, v) => remote.gql(q, v), id: directId },
+      { name: 'tunnel only', ask: (q, v) => own.client.query(q, v), id: directId },
+      { name: 'hub', ask: (q, v) => world.hub.gql(q, v), id: directId.replace(/^remote1:/, 'r1:') },
+    ];
+    const hops = [await measureHop(paths, 'session(id) { id name turnCount }', SESSION), await measureHop(paths, 'transcript(limit: 20)', TRANSCRIPT)];
+    const bursts = await measureBursts([...paths, { name: 'tunnel, no command run first', ask: (q, v) => bare.client.query(q, v), id: directId }]);
+    for (const t of tunnels.splice(0)) t.close();
+
+    const live: LiveTranscript = { file: world.liveFile, appended: 0, last: 'r0' };
+    const appendDirect = await measureAppends(world.live, 'remote-live:live', live);
+    const appendHub = await measureAppends(world.hub, 'live:live', live);
+    return { load: [loadBefore, loadavg()[0]], hops, bursts, merge, appendDirect, appendHub };
+  } finally {
+    for (const t of tunnels) t.close();
+    await world.close();
+  }
+}
+
+const corpus = await ensureCorpus(SESSIONS * 50 * 1024, SESSIONS);
+const sshd = await startSshd({
+  sshConfig: ({ port, user, userKey }) => `Host ${[...ALIASES, 'live'].join(' ')}\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ${userKey}\n`,
+});
+const results: RunResult[] = [];
+try {
+  for (let i = 1; i <= RUNS; i++) {
+    results.push(await run(sshd, corpus));
+    console.error(`run ${i} of ${RUNS} done`);
+  }
+} finally {
+  await sshd.close();
+}
+
+const each = <T>(f: (r: RunResult, run: number) => T[]) => results.flatMap((r, i) => f(r, i + 1));
+const load = (r: RunResult) => `${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)}`;
+
+console.log(
+  table(
+    `1. One query hop, ${REQUESTS} sequential requests each over keep-alive HTTP (ms)`,
+    ['run', 'query', 'direct p50', 'p99', 'tunnel only p50', 'p99', 'hub p50', 'p99', 'hub − direct at p50'],
+    each((r, run) =>
+      r.hops.map((h) => {
+        const [direct, tunnel, hub] = ['direct', 'tunnel only', 'hub'].map((name) => h.latencies.get(name)!);
+        return [run, `\`${h.query}\``, ms(p50(direct)), ms(p99(direct)), ms(p50(tunnel)), ms(p99(tunnel)), ms(p50(hub)), ms(p99(hub)), ms(p50(hub) - p50(direct))];
+      }),
+    ),
+  ),
+);
+console.log();
+console.log(
+  table(
+    `2. ${CONCURRENCY} concurrent queries (session and transcript alternately), ${ROUNDS} rounds (ms)`,
+    ['run', 'path', 'p50', 'p99', 'max', '≥ 40 ms'],
+    each((r, run) => [...r.bursts].map(([path, xs]) => [run, path, ms(p50(xs)), ms(p99(xs)), ms(max(xs)), `${xs.filter((x) => x >= 40).length} of ${xs.length}`])),
+  ),
+);
+console.log();
+console.log(
+  table(
+    `3. \`sessions(first: 50) { nodes { id name updatedAt } }\`, ${MERGES} sequential requests each (ms)`,
+    ['run', 'one kernel (sessions)', 'p50', 'p99', 'three kernels at once, direct: p50', 'hub over three (sessions)', 'p50', 'p99', 'hub ÷ one at p50'],
+    each((r, run) => {
+      const m = r.merge;
+      return [[run, m.aloneSessions, ms(p50(m.alone)), ms(p99(m.alone)), ms(p50(m.threeAtOnce)), m.hubSessions, ms(p50(m.hub)), ms(p99(m.hub)), ms(p50(m.hub) / p50(m.alone))]];
+    }),
+  ),
+);
+console.log();
+console.log(
+  table(
+    `4. Append on a remote → sessionStream subscriber, ${APPENDS} appends ${APPEND_GAP_MS} ms apart (ms)`,
+    ['run', 'direct p50', 'p99', 'max', 'hub p50', 'p99', 'max'],
+    each((r, run) => [[run, ms(p50(r.appendDirect)), ms(p99(r.appendDirect)), ms(max(r.appendDirect)), ms(p50(r.appendHub)), ms(p99(r.appendHub)), ms(max(r.appendHub))]]),
+  ),
+);
+console.log();
+console.log(`load average (1 min) before → after each run, on ${cpus().length} cores: ${results.map(load).join('; ')}`);

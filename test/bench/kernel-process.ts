@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+
+// A kernel in its own process, as `loom up` runs it, and a keep-alive client for it: benches
+// time what a separate client sees, never a kernel sharing the bench's event loop.
+
+export const LOOM = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js');
+
+export interface KernelProcess {
+  name: string;
+  url: string;
+  port: number;
+  stateDir: string;
+  token: string;
+  /** POSTs one operation over keep-alive HTTP; rejects on any GraphQL error */
+  gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  /** a graphql-ws client signed in with the token */
+  ws(): Client;
+  stop(): Promise<void>;
+}
+
+export interface KernelProcessOptions {
+  name: string;
+  projects: string;
+  stateDir: string;
+  /** the environment's HOME (a hub finds ~/.ssh there) */
+  home?: string;
+}
+
+/** Starts `loom up --port 0` and resolves once it has indexed and printed its URL. */
+export async function startKernelProcess(options: KernelProcessOptions): Promise<KernelProcess> {
+  const env = { ...process.env };
+  delete env.SSH_AUTH_SOCK; // the hub offers the temp HOME's key, nothing of the machine's
+  if (options.home) env.HOME = options.home;
+  const child = spawn(
+    process.execPath,
+    [LOOM, 'up', '--port', '0', '--projects', options.projects, '--state', options.stateDir, '--no-demo', '--name', options.name],
+    { stdio: ['ignore', 'pipe', 'pipe'], env },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
+      if (m) resolve(m[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`loom up (${options.name}) exited with ${code}:\n${stderr}`)));
+  });
+  const token = readFileSync(join(options.stateDir, 'token'), 'utf8').trim();
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  const clients: Client[] = [];
+  return {
+    name: options.name,
+    url,
+    port: Number(new URL(url).port),
+    stateDir: options.stateDir,
+    token,
+    gql: (query, variables) => post(url, token, agent, query, variables),
+    ws() {
+      const client = createClient({ url: `${url.replace('http', 'ws')}graphql`, webSocketImpl: WebSocket, connectionParams: { token }, retryAttempts: 0 });
+      clients.push(client);
+      return client;
+    },
+    async stop() {
+      await Promise.all(clients.map((c) => c.dispose()));
+      agent.destroy();
+      await stopChild(child);
+    },
+  };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function post<T>(url: string, token: string, agent: Agent, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: hostname,
+        port,
+        path: '/graphql',
+        method: 'POST',
+        agent,
+        headers: { 'x-loom-token': token, 'content-type': 'application/json', accept: 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const body = JSON.parse(text) as { data?: T; errors?: { message: string }[] };
+          if (body.errors?.length) reject(new Error(`${body.errors[0].message} (in ${query.slice(0, 80)})`));
+          else resolve(body.data as T);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ query, variables }));
+  });
+}
