@@ -1,35 +1,19 @@
-import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from 'graphql-ws';
-import WebSocket from 'ws';
+import { startKernelProcess } from './kernel-process';
 
 // Append → subscriber latency: a kernel in its own process (as `loom up` runs it) follows one
 // transcript; this process appends a line at a time and times its arrival over graphql-ws.
-
-const LOOM = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js');
 
 export async function measureLatency(appends: number, gapMs: number): Promise<number[]> {
   const dir = mkdtempSync(join(tmpdir(), 'loom-latency-'));
   const file = join(dir, 'projects', '-bench', 'live.jsonl');
   mkdirSync(join(dir, 'projects', '-bench'), { recursive: true });
   writeFileSync(file, record('r0', null, 'user'));
-  const kernel = spawn(process.execPath, [LOOM, 'up', '--port', '0', '--projects', join(dir, 'projects'), '--state', join(dir, 'state'), '--no-demo', '--name', 'bench'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const kernel = await startKernelProcess({ name: 'bench', projects: join(dir, 'projects'), stateDir: join(dir, 'state') });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      kernel.stdout!.on('data', (d) => {
-        out += d;
-        const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
-        if (m) resolve(m[0]);
-      });
-      kernel.once('exit', (code) => reject(new Error(`loom up exited with ${code}`)));
-    });
-    const token = readFileSync(join(dir, 'state', 'token'), 'utf8').trim();
-    const client = createClient({ url: `${url.replace('http', 'ws')}graphql`, webSocketImpl: WebSocket, connectionParams: { token }, retryAttempts: 0 });
+    const client = kernel.ws();
     const arrived = new Map<string, number>();
     let notify = () => {};
     const iterator = client.iterate<{ sessionStream: { atoms: { uuid: string }[] } }>({
@@ -57,11 +41,9 @@ export async function measureLatency(appends: number, gapMs: number): Promise<nu
     }
     await iterator.return?.();
     await consume;
-    await client.dispose();
     return latencies;
   } finally {
-    kernel.kill('SIGTERM');
-    await new Promise((r) => kernel.once('exit', r));
+    await kernel.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
