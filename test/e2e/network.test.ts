@@ -1,15 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
-import { line, prompt } from '../helpers/records';
+import { assistant, line, prompt, say } from '../helpers/records';
 import { startSshd, type TestSshd } from '../helpers/sshd';
 import { until } from '../helpers/wait';
 
-// The header's network popover over a hub kernel, and the "stale" badge on the sessions of a host
-// that went down. Every kernel gets a temp HOME for SSH, so nothing touches the real ~/.ssh.
+// The header's network popover over a hub kernel, a remote session's chat through the hub, and the
+// "stale" badge on the sessions of a host that went down. Every kernel gets a temp HOME for SSH, so nothing touches the real ~/.ssh.
 
 const FAST = { keepaliveMs: 300, backoff: { baseMs: 100, capMs: 400 } };
 const LINK = `mutation($target: String!, $name: String, $command: String, $stateDir: String) {
@@ -122,6 +122,7 @@ describe('the sessions of a host that goes down', () => {
   const roots: string[] = [];
   let sshd: TestSshd;
   let remote: TestKernel;
+  let remoteRoot: string;
   let hub: TestKernel;
 
   /** a projects dir with one session, "<name>1" */
@@ -137,7 +138,8 @@ describe('the sessions of a host that goes down', () => {
     sshd = await startSshd();
     const remoteStateDir = mkdtempSync(join(tmpdir(), 'loom-net-remote-state-'));
     roots.push(remoteStateDir);
-    remote = await startTestKernel(projects('gpu'), { hostName: 'gpubox', stateDir: remoteStateDir });
+    remoteRoot = projects('gpu');
+    remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST } });
     const linked = await hub.gql(LINK, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', command: LOOM, stateDir: remoteStateDir });
     expect(linked.data.linkHost.status.state).toBe('UP');
@@ -147,6 +149,16 @@ describe('the sessions of a host that goes down', () => {
     await remote?.close();
     await sshd?.close();
     for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('opens a remote session\'s chat through the hub, and shows a line appended on the remote live', async () => {
+    const { page, errors } = await browser.open(hub, `/s/${encodeURIComponent('gpu:gpu1')}`);
+    await page.locator('[data-sequence="1"]').waitFor();
+    expect(await page.locator('.pane').textContent()).toContain('a session on gpu');
+    appendFileSync(join(remoteRoot, '-home-dev-demo', 'gpu1.jsonl'), line(assistant('gpu-a1', 'gpu-p1', [say('an answer written on the gpu box')], 'end_turn')));
+    await page.getByText('an answer written on the gpu box').waitFor();
+    expect(await page.getByText('an answer written on the gpu box').count()).toBe(1);
+    expect(errors).toEqual([]);
   });
 
   it('marks the remote tab and lane stale once the host is DOWN, keeps them on a reload, and clears the mark when it is back', async () => {
