@@ -9,7 +9,8 @@ import { startSshd, type TestSshd } from '../helpers/sshd';
 import { until } from '../helpers/wait';
 
 // The header's network popover over a hub kernel, a remote session's chat through the hub, and the
-// "stale" badge on the sessions of a host that went down. Every kernel gets a temp HOME for SSH, so nothing touches the real ~/.ssh.
+// "stale" badge on the sessions of a host that went down. Every kernel gets a temp HOME for SSH,
+// so nothing touches the real ~/.ssh.
 
 const FAST = { keepaliveMs: 300, backoff: { baseMs: 100, capMs: 400 } };
 const LINK = `mutation($target: String!, $name: String, $command: String, $stateDir: String) {
