@@ -9,6 +9,8 @@ import { TOKEN_HEADER, VIA_HUB_HEADER } from '../server/security/access';
 // socket. The remote kernel checks Host, so every request names the port it listens on there.
 
 
+const MAX_ANSWER = 64 * 2 ** 20;
+
 export class RemoteClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 8 });
   private readonly host: string;
@@ -91,7 +93,11 @@ export class RemoteClient {
         (res) => {
           let text = '';
           res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
+          res.on('data', (chunk: string) => {
+            text += chunk;
+            // a remote is another machine: its answer is bounded like any input
+            if (text.length > MAX_ANSWER) req.destroy(new Error(`the remote kernel's answer passed ${MAX_ANSWER / 2 ** 20} MiB; refused`));
+          });
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
           res.on('error', reject);
         },
