@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import type { RemoteDirectory, RemoteExecutor } from '../schema/remote/delegate';
+import { RemoteAnswerError, type RemoteDirectory, type RemoteExecutor } from '../schema/remote/delegate';
 import { Pulse } from '../spoke/model/pulse';
 import { BadInputError, NotFoundError, UnavailableError, type HostDirectory, type HostLinkRequest } from '../spoke/model/source';
 import type { HostInfo, TrustTier } from '../spoke/model/types';
@@ -159,10 +159,23 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
 function executorOf(connection: HostConnection): RemoteExecutor | null {
   const kernel = connection.kernel();
   if (!kernel) return null;
+  const alias = connection.host.name;
+  // the remote's messages name its objects by its own host name: say the hub's alias instead
+  const renamed = (err: unknown) =>
+    err instanceof RemoteAnswerError ? new RemoteAnswerError(err.message.replaceAll(`${kernel.hostName}:`, `${alias}:`), err.code) : err;
   return {
-    alias: connection.host.name,
+    alias,
     remoteName: kernel.hostName,
-    query: (document, variables) => kernel.client.query(document, variables),
-    subscribe: (document, variables) => kernel.client.stream(document, variables),
+    query: (document, variables, operationName) =>
+      kernel.client.query<Record<string, unknown>>(document, variables, operationName).catch((err) => {
+        throw renamed(err);
+      }),
+    subscribe: async function* (document, variables) {
+      try {
+        yield* kernel.client.stream<Record<string, unknown>>(document, variables);
+      } catch (err) {
+        throw renamed(err);
+      }
+    },
   };
 }

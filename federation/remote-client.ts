@@ -25,8 +25,8 @@ export class RemoteClient {
   }
 
   /** POSTs one operation; rejects with the remote's first error. */
-  async query<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-    const { status, body } = await this.send('POST', '/graphql', JSON.stringify({ query, variables }));
+  async query<T>(query: string, variables: Record<string, unknown> = {}, operationName?: string): Promise<T> {
+    const { status, body } = await this.send('POST', '/graphql', JSON.stringify({ query, variables, operationName }));
     let parsed: { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
     try {
       parsed = JSON.parse(body);

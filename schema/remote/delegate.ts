@@ -39,7 +39,7 @@ export interface RemoteExecutor {
   /** the name the remote kernel gives itself */
   remoteName: string;
   /** the data of one operation; rejects with RemoteAnswerError for the remote's errors */
-  query(document: string, variables: Record<string, unknown>): Promise<Record<string, unknown>>;
+  query(document: string, variables: Record<string, unknown>, operationName?: string): Promise<Record<string, unknown>>;
   /** each event's data; throws RemoteAnswerError for the remote's errors, anything else when the link drops */
   subscribe(document: string, variables: Record<string, unknown>): AsyncIterableIterator<Record<string, unknown>>;
 }

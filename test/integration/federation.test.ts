@@ -301,6 +301,22 @@ describe('remote sessions through the hub', () => {
     expect(missing.data.session).toBeNull();
   });
 
+  it('answers a query about one remote host alike whether it is forwarded whole or run on the hub', async () => {
+    const FIELDS = `id name turnCount turns { id trigger { id } segments { input { id } } }`;
+    const whole = await hub.gql(`query($id: ID!) { a: session(id: $id) { ${FIELDS} } b: transcript(sessionId: $id, limit: 5) { entries { id } } }`, { id: 'gpu:gpu1' });
+    // asking for the Host keeps the query on the hub, which answers the Host itself
+    const onHub = await hub.gql(`query($id: ID!) { a: session(id: $id) { ${FIELDS} host { name } } b: transcript(sessionId: $id, limit: 5) { entries { id } } }`, { id: 'gpu:gpu1' });
+    expect(onHub.data.a.host).toEqual({ name: 'gpu' });
+    delete onHub.data.a.host;
+    expect(whole).toEqual(onHub);
+    expect(JSON.stringify(whole)).not.toContain('gpubox');
+    // the remote's own errors keep their code and name the host by its alias, on either path
+    for (const query of [`{ transcript(sessionId: "gpu:nope") { maxSequence } }`, `{ events(sessionId: "gpu:nope") { id } hosts { name } }`]) {
+      const missing = await hub.gql(query);
+      expect(missing.errors[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' }, message: expect.stringMatching(/^no session gpu:nope\b/) });
+    }
+  });
+
   it('merges the feed of both hosts', async () => {
     const { data } = await hub.gql(`{ feed { working { id updatedAt } completed { id updatedAt } } }`);
     const ids = [...data.feed.working, ...data.feed.completed].map((g: any) => g.id);
