@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { RemoteAnswerError, type RemoteDirectory, type RemoteExecutor } from '../schema/remote/delegate';
+import { mapIterator } from '../schema/remote/map-iterator';
 import { Pulse } from '../spoke/model/pulse';
 import { BadInputError, NotFoundError, UnavailableError, type HostDirectory, type HostLinkRequest } from '../spoke/model/source';
 import type { HostInfo, TrustTier } from '../spoke/model/types';
@@ -170,12 +171,6 @@ function executorOf(connection: HostConnection): RemoteExecutor | null {
       kernel.client.query<Record<string, unknown>>(document, variables, operationName).catch((err) => {
         throw renamed(err);
       }),
-    subscribe: async function* (document, variables) {
-      try {
-        yield* kernel.client.stream<Record<string, unknown>>(document, variables);
-      } catch (err) {
-        throw renamed(err);
-      }
-    },
+    subscribe: (document, variables) => mapIterator(kernel.client.stream<Record<string, unknown>>(document, variables), (data) => data, renamed),
   };
 }

@@ -2,6 +2,7 @@ import { Agent, request } from 'node:http';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { RemoteAnswerError } from '../schema/remote/delegate';
+import { mapIterator } from '../schema/remote/map-iterator';
 import { TOKEN_HEADER, VIA_HUB_HEADER } from '../server/security/access';
 
 // The hub's client of one remote kernel, through the tunnel: queries over HTTP with keep-alive
@@ -39,12 +40,12 @@ export class RemoteClient {
   }
 
   /** Each event of a subscription; throws RemoteAnswerError for the remote's errors, anything else when the socket drops. */
-  async *stream<T>(query: string, variables: Record<string, unknown>): AsyncGenerator<T> {
-    for await (const result of this.subscriptions().iterate({ query, variables })) {
+  stream<T>(query: string, variables: Record<string, unknown>): AsyncIterableIterator<T> {
+    return mapIterator(this.subscriptions().iterate({ query, variables }), (result) => {
       const error = result.errors?.[0] as { message: string; extensions?: { code?: string } } | undefined;
       if (error) throw new RemoteAnswerError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
-      yield result.data as T;
-    }
+      return result.data as T;
+    });
   }
 
   /** The round trip of the cheapest request, in ms; rejects when the kernel does not answer. */

@@ -9,7 +9,8 @@ export class MergedStream<T> implements AsyncIterableIterator<T> {
 
   constructor(private readonly onClose: () => void = () => {}) {}
 
-  add(source: AsyncIterator<T>): void {
+  /** Adds a source; `ended` runs when it ends, however it ends. */
+  add(source: AsyncIterator<T>, ended: () => void = () => {}): void {
     if (this.closed) {
       void source.return?.();
       return;
@@ -26,6 +27,7 @@ export class MergedStream<T> implements AsyncIterableIterator<T> {
         // a remote that went away: its host status says so
       } finally {
         this.sources.delete(source);
+        ended();
       }
     })();
   }

@@ -16,7 +16,33 @@ interface Fence {
   generation: number | null;
 }
 
-export async function* resumableStream(info: GraphQLResolveInfo, args: Record<string, unknown>, alias: string, remotes: RemoteDirectory): AsyncGenerator<RemoteValue> {
+/** The stream as graphql-ws consumes it: returning it ends the remote subscription at once. */
+export function resumableStream(info: GraphQLResolveInfo, args: Record<string, unknown>, alias: string, remotes: RemoteDirectory): AsyncIterableIterator<RemoteValue> {
+  const run: Run = { closed: false, current: null, changes: remotes.changes() };
+  const frames = resume(info, args, alias, remotes, run);
+  return {
+    next: () => frames.next(),
+    async return() {
+      // a generator busy awaiting cannot be returned: end what it awaits, then it finishes
+      run.closed = true;
+      void run.current?.return?.();
+      void run.changes.return?.();
+      return frames.return(undefined);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+interface Run {
+  closed: boolean;
+  /** the remote subscription being read */
+  current: AsyncIterator<Record<string, unknown>> | null;
+  changes: AsyncIterableIterator<void>;
+}
+
+async function* resume(info: GraphQLResolveInfo, args: Record<string, unknown>, alias: string, remotes: RemoteDirectory, run: Run): AsyncGenerator<RemoteValue> {
   let fence: Fence = { cursor: (args.cursor as number) ?? null, epoch: (args.epoch as number) ?? null, generation: (args.generation as number) ?? null };
   const key = info.path.key as string;
   const selection = frameSelection(info);
@@ -25,31 +51,31 @@ export async function* resumableStream(info: GraphQLResolveInfo, args: Record<st
     ${key}: sessionStream(sessionId: $sessionId, cursor: $cursor, epoch: $epoch, generation: $generation) ${print(selection)} }
     ${fragments.map((f) => print(withTypenames(f))).join('\n')}`;
   const fragmentMap = Object.fromEntries(fragments.map((f) => [f.name.value, f]));
-  const changes = remotes.changes();
-  try {
-    for (;;) {
-      const remote = upOrNull(remotes, alias);
-      if (remote) {
-        const sessionId = hostRenamer(remote.alias, remote.remoteName)(String(args.sessionId));
-        const back = hostRenamer(remote.remoteName, remote.alias);
-        try {
-          for await (const data of remote.subscribe(document, { sessionId, ...fence })) {
-            const frame = data[key] as Record<string, unknown>;
-            fence = { cursor: frame._loomCursor as number, epoch: frame._loomEpoch as number, generation: frame._loomGeneration as number };
-            rewriteResultIds(info.schema, frame, info.returnType, selection, fragmentMap, back);
-            yield new RemoteValue({ [key]: frame }, alias);
-            if (frame._loomKind === 'STOPPED') return;
-          }
-        } catch (err) {
-          // an answer from the remote kernel ends the stream; a lost connection only pauses it
-          if (err instanceof RemoteAnswerError) throw err;
+  while (!run.closed) {
+    const remote = upOrNull(remotes, alias);
+    if (remote) {
+      const sessionId = hostRenamer(remote.alias, remote.remoteName)(String(args.sessionId));
+      const back = hostRenamer(remote.remoteName, remote.alias);
+      run.current = remote.subscribe(document, { sessionId, ...fence });
+      try {
+        for (let step = await run.current.next(); !step.done && !run.closed; step = await run.current.next()) {
+          const frame = step.value[key] as Record<string, unknown>;
+          fence = { cursor: frame._loomCursor as number, epoch: frame._loomEpoch as number, generation: frame._loomGeneration as number };
+          rewriteResultIds(info.schema, frame, info.returnType, selection, fragmentMap, back);
+          yield new RemoteValue({ [key]: frame }, alias);
+          if (frame._loomKind === 'STOPPED') return;
         }
+      } catch (err) {
+        // an answer from the remote kernel ends the stream; a lost connection only pauses it
+        if (err instanceof RemoteAnswerError) throw err;
+      } finally {
+        void run.current.return?.();
+        run.current = null;
       }
-      // the host is down or the link dropped: try again when a host changes, or shortly
-      await Promise.race([changes.next(), new Promise((resolve) => setTimeout(resolve, RETRY_MS))]);
     }
-  } finally {
-    void changes.return?.();
+    if (run.closed) return;
+    // the host is down or the link dropped: try again when a host changes, or shortly
+    await Promise.race([run.changes.next(), new Promise((resolve) => setTimeout(resolve, RETRY_MS))]);
   }
 }
 

@@ -2,11 +2,12 @@ import { getNamedType, print, type GraphQLField, type GraphQLObjectType, type Gr
 import type { Feed, SessionPage } from '../../spoke/model/source';
 import type { UsageRow } from '../../spoke/usage/report';
 import type { Context } from '../builder';
-import { delegateQuery, delegation, type RemoteExecutor } from './delegate';
+import { delegateQuery, delegation } from './delegate';
 import { fieldsFor } from './id-rewrite';
 import { askEveryHost } from './last-seen';
 import { mergedSessions } from './merge-sessions';
 import { mergedUsage } from './merge-usage';
+import { mapIterator } from './map-iterator';
 import { MergedStream } from './merge-iterators';
 import { resumableStream } from './resumable-stream';
 import { RemoteValue } from './remote-value';
@@ -133,7 +134,8 @@ function mergeChanges(field: Field): void {
       for (const remote of ctx.remotes.up()) {
         if (subscribed.has(remote.alias)) continue;
         subscribed.add(remote.alias);
-        merged.add(remoteEvents(info, remote, () => subscribed.delete(remote.alias)));
+        const { document, variables, adopt } = delegation(info, remote);
+        merged.add(mapIterator(remote.subscribe(document, variables), adopt), () => subscribed.delete(remote.alias));
       }
     };
     join();
@@ -142,15 +144,6 @@ function mergeChanges(field: Field): void {
     })();
     return merged;
   };
-}
-
-async function* remoteEvents(info: GraphQLResolveInfo, remote: RemoteExecutor, ended: () => void): AsyncGenerator<unknown> {
-  const { document, variables, adopt } = delegation(info, remote);
-  try {
-    for await (const data of remote.subscribe(document, variables)) yield adopt(data);
-  } finally {
-    ended();
-  }
 }
 
 /** A remote session's stream, resumed from its cursor across outages of the host. */
