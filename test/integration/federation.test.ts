@@ -465,8 +465,12 @@ describe('a tunnel that stops answering', () => {
     expect(linked.status.state).toBe('UP');
     server.blackhole();
     const started = Date.now();
-    await until(async () => (await hub.gql(`{ hosts { name status { state } } }`)).data.hosts.find((h: any) => h.name === 'bh').status.state === 'DOWN', 'DOWN after the blackhole');
+    const down = await until(async () => {
+      const status = (await hub.gql(`{ hosts { name status { state reason } } }`)).data.hosts.find((h: any) => h.name === 'bh').status;
+      return status.state === 'DOWN' && status;
+    }, 'DOWN after the blackhole');
     expect(Date.now() - started).toBeLessThan(5_000);
+    expect(down.reason).toBe('UNREACHABLE');
     rmSync(home, { recursive: true, force: true });
   });
 });
