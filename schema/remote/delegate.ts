@@ -1,4 +1,5 @@
 import {
+  getNamedType,
   getNullableType,
   isEnumType,
   isInputObjectType,
@@ -16,7 +17,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { hostRenamer, rewriteArgumentIds, rewriteResultIds } from './id-rewrite';
-import { RemoteValue } from './remote-value';
+import { adopt, RemoteValue } from './remote-value';
 
 // Delegation: the hub sends the one root field a client asked for, with the client's own
 // selection, to the kernel that holds the data, and serves the answer through its schema. Ids
@@ -106,9 +107,7 @@ export async function delegateQuery(info: GraphQLResolveInfo, remote: RemoteExec
 
 /** The field's own value out of an adopted root: a RemoteValue, a list of them, or a leaf. */
 export function valueOf(root: RemoteValue, info: GraphQLResolveInfo): unknown {
-  const value = root.data[info.path.key as string];
-  const wrap = (v: unknown): unknown => (Array.isArray(v) ? v.map(wrap) : v && typeof v === 'object' ? new RemoteValue(v as Record<string, unknown>, root.host) : v);
-  return wrap(value);
+  return adopt(root.data[info.path.key as string], getNamedType(info.returnType), root.host);
 }
 
 function mergedField(nodes: readonly FieldNode[], drop: string[]): FieldNode {
@@ -117,6 +116,13 @@ function mergedField(nodes: readonly FieldNode[], drop: string[]): FieldNode {
   const args = first.arguments?.filter((a) => !drop.includes(a.name.value));
   return { ...first, arguments: args, selectionSet: first.selectionSet && { ...first.selectionSet, selections } };
 }
+
+/** `alias: name`, a field the hub adds to a remote selection for its own use (sorting, fences). */
+export const aliasedField = (alias: string, name: string): FieldNode => ({
+  kind: Kind.FIELD,
+  alias: { kind: Kind.NAME, value: alias },
+  name: { kind: Kind.NAME, value: name },
+});
 
 /** Adds __typename to every selection set: unions and interfaces resolve on the hub from it. */
 export function withTypenames<T extends FieldNode | FragmentDefinitionNode | SelectionSetNode>(node: T): T {

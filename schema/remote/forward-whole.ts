@@ -66,8 +66,13 @@ export async function forwardWhole(args: ExecutionArgs): Promise<ExecutionResult
   return { data };
 }
 
+/** Whether each parsed document asks for a Host: yoga reuses parsed documents, so this is asked once per query text. */
+const hostAsked = new WeakMap<ExecutionArgs['document'], boolean>();
+
 /** True when any selection of the document (fragments included) asks for a Host. */
 function asksForHost(args: ExecutionArgs): boolean {
+  const known = hostAsked.get(args.document);
+  if (known !== undefined) return known;
   const typeInfo = new TypeInfo(args.schema);
   let found = false;
   visit(
@@ -78,5 +83,6 @@ function asksForHost(args: ExecutionArgs): boolean {
       },
     }),
   );
+  hostAsked.set(args.document, found);
   return found;
 }

@@ -1,7 +1,7 @@
-import { Kind, print, type FieldNode, type GraphQLResolveInfo, type GraphQLObjectType, type SelectionSetNode } from 'graphql';
+import { Kind, print, type GraphQLResolveInfo, type GraphQLObjectType, type SelectionSetNode } from 'graphql';
 import type { SessionPage } from '../../spoke/model/source';
 import type { SessionSummary } from '../../spoke/model/types';
-import { usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
+import { aliasedField, usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
 import { fieldsFor, hostRenamer, rewriteResultIds } from './id-rewrite';
 import { askEveryHost } from './last-seen';
 import { RemoteValue } from './remote-value';
@@ -106,9 +106,7 @@ function nodeSelectionOf(info: GraphQLResolveInfo): SelectionSetNode {
       }
     }
   }
-  const sortKey: FieldNode = { kind: Kind.FIELD, alias: { kind: Kind.NAME, value: '_loomUpdatedAt' }, name: { kind: Kind.NAME, value: 'updatedAt' } };
-  const typename: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } };
-  return withTypenames({ kind: Kind.SELECTION_SET, selections: [...selections, sortKey, typename] });
+  return withTypenames({ kind: Kind.SELECTION_SET, selections: [...selections, aliasedField('_loomUpdatedAt', 'updatedAt')] });
 }
 
 function wireFilter(filter: Record<string, unknown>): Record<string, unknown> {

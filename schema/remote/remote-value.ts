@@ -34,7 +34,8 @@ function remoteField(parent: RemoteValue, context: unknown, info: GraphQLResolve
   return adopt(value, named, parent.host);
 }
 
-function adopt(value: unknown, named: ReturnType<typeof getNamedType>, host: string): unknown {
+/** A remote's JSON for a value of this type, as local resolvers would have answered it. */
+export function adopt(value: unknown, named: ReturnType<typeof getNamedType>, host: string): unknown {
   if (value === null || value === undefined) return value;
   if (Array.isArray(value)) return value.map((v) => adopt(v, named, host));
   // an enum arrives by its name; the local schema serializes internal values

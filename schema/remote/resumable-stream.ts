@@ -1,5 +1,5 @@
-import { print, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
-import { RemoteAnswerError, usedFragments, withTypenames, type RemoteDirectory } from './delegate';
+import { Kind, print, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { aliasedField, RemoteAnswerError, usedFragments, withTypenames, type RemoteDirectory } from './delegate';
 import { hostRenamer, rewriteResultIds } from './id-rewrite';
 import { RemoteValue } from './remote-value';
 
@@ -52,7 +52,7 @@ async function* resume(info: GraphQLResolveInfo, args: Record<string, unknown>, 
     ${fragments.map((f) => print(withTypenames(f))).join('\n')}`;
   const fragmentMap = Object.fromEntries(fragments.map((f) => [f.name.value, f]));
   while (!run.closed) {
-    const remote = upOrNull(remotes, alias);
+    const remote = remotes.up().find((r) => r.alias === alias);
     if (remote) {
       const sessionId = hostRenamer(remote.alias, remote.remoteName)(String(args.sessionId));
       const back = hostRenamer(remote.remoteName, remote.alias);
@@ -79,21 +79,9 @@ async function* resume(info: GraphQLResolveInfo, args: Record<string, unknown>, 
   }
 }
 
-function upOrNull(remotes: RemoteDirectory, alias: string) {
-  try {
-    return remotes.up().find((r) => r.alias === alias) ?? null;
-  } catch {
-    return null;
-  }
-}
-
 /** The client's frame selection, plus the fence and kind the hub needs to resume. */
 function frameSelection(info: GraphQLResolveInfo): SelectionSetNode {
   const selections = info.fieldNodes.flatMap((n) => n.selectionSet?.selections ?? []);
-  const extra = ['cursor', 'epoch', 'generation', 'kind'].map((name) => ({
-    kind: 'Field' as const,
-    alias: { kind: 'Name' as const, value: `_loom${name[0].toUpperCase()}${name.slice(1)}` },
-    name: { kind: 'Name' as const, value: name },
-  }));
-  return withTypenames({ kind: 'SelectionSet' as never, selections: [...selections, ...extra] } as SelectionSetNode);
+  const extra = ['cursor', 'epoch', 'generation', 'kind'].map((name) => aliasedField(`_loom${name[0].toUpperCase()}${name.slice(1)}`, name));
+  return withTypenames({ kind: Kind.SELECTION_SET, selections: [...selections, ...extra] });
 }

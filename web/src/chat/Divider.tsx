@@ -1,3 +1,4 @@
+import { duration } from '../lib/duration';
 import type { ChatAtom } from './types';
 
 /** A compaction boundary: the model's memory before this line is a summary. */
@@ -17,12 +18,4 @@ export function IdleDivider({ atom }: { atom: ChatAtom }) {
       <span>idle {span}</span>
     </div>
   );
-}
-
-function duration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.round(s / 60)}m`;
-  if (s < 86_400) return `${(s / 3600).toFixed(1)}h`;
-  return `${(s / 86_400).toFixed(1)}d`;
 }

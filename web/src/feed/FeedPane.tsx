@@ -5,7 +5,7 @@ import { FeedColumn } from './FeedColumn';
 import { retryFeed, useFeed } from './feed-store';
 import { GoalModal } from './GoalModal';
 import type { GoalStatus } from './types';
-import { useNow } from './use-now';
+import { useNow } from '../lib/use-now';
 import './feed.css';
 
 const COLUMNS: GoalStatus[] = ['WORKING', 'BLOCKED', 'COMPLETED'];

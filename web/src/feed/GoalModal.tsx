@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { query } from '../lib/gql';
 import { HostName } from '../tabs/host-name';
-import { duration } from './duration';
+import { durationBetween } from '../lib/duration';
 import { blockLine, CHILD_KIND_LABEL, progress, STATUS_LABEL } from './labels';
 import { sessionIdOf, type BlockKind, type ChildKind, type GoalStatus } from './types';
 
@@ -94,7 +94,7 @@ export function GoalModal({ goalId, updatedAt, onClose }: Props) {
                 <li key={step.index} data-step={step.index}>
                   <span className="goal-trail-prompt">{step.input?.promptLine ?? '(continued without a prompt)'}</span>
                   <span className="goal-trail-meta">
-                    <time dateTime={step.t}>{new Date(step.t).toLocaleString()}</time> · {duration(step.t, step.end)} · {step.atomCount} atoms
+                    <time dateTime={step.t}>{new Date(step.t).toLocaleString()}</time> · {durationBetween(step.t, step.end)} · {step.atomCount} atoms
                   </span>
                 </li>
               ))}

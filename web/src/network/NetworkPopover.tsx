@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { useNow } from '../feed/use-now';
+import { useNow } from '../lib/use-now';
 import { summary } from './describe';
 import { HostRow } from './HostRow';
 import { useHosts } from './hosts';

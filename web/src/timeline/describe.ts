@@ -1,3 +1,4 @@
+import { duration } from '../lib/duration';
 import type { Bar } from './use-timeline';
 
 // The words a tooltip shows for what the timeline draws.
@@ -21,16 +22,4 @@ export function describeSpan(what: string, t: string, end: string | null): strin
 function range(t: string, end: string): string {
   const ms = Date.parse(end) - Date.parse(t);
   return `${time.format(Date.parse(t))} for ${duration(ms)}`;
-}
-
-/** "45s", "12m", "3h 5m", "2d 4h". */
-function duration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m}m`;
-  const h = Math.floor(m / 60);
-  if (h < 24) return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
-  const d = Math.floor(h / 24);
-  return h % 24 ? `${d}d ${h % 24}h` : `${d}d`;
 }
