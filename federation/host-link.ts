@@ -156,7 +156,6 @@ export class HostConnection {
 
   private teardown(): void {
     this.remote?.client.close();
-    this.remote?.tunnel.close();
     this.remote = null;
     this.ssh?.end();
     this.ssh = null;

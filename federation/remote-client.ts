@@ -1,29 +1,26 @@
-import { Agent, request } from 'node:http';
+import { request, type Agent } from 'node:http';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { RemoteAnswerError } from '../schema/remote/delegate';
 import { mapIterator } from '../schema/remote/map-iterator';
 import { TOKEN_HEADER, VIA_HUB_HEADER } from '../server/security/access';
 
-// The hub's client of one remote kernel, through the tunnel: queries over HTTP with keep-alive
-// (a new channel per request would cost a round trip each), subscriptions over one graphql-ws
-// socket. The remote kernel checks Host, so every request names the port it listens on there.
-
+// The hub's client of one remote kernel, through the tunnel's agent (federation/tunnel.ts):
+// queries over HTTP with keep-alive (a new channel per request would cost a round trip each),
+// subscriptions over one graphql-ws socket. Requests name 127.0.0.1 and the port the kernel
+// listens on there, which is what its Host check expects.
 
 const MAX_ANSWER = 64 * 2 ** 20;
+const ANSWER_TIMEOUT_MS = 15_000;
 
 export class RemoteClient {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 8 });
-  private readonly host: string;
   private socket: WsClient | null = null;
 
   constructor(
-    private readonly localPort: number,
-    remotePort: number,
+    private readonly agent: Agent,
+    private readonly remotePort: number,
     private readonly token: string,
-  ) {
-    this.host = `127.0.0.1:${remotePort}`;
-  }
+  ) {}
 
   /** POSTs one operation; rejects with the remote's first error. */
   async query<T>(query: string, variables: Record<string, unknown> = {}, operationName?: string): Promise<T> {
@@ -58,12 +55,12 @@ export class RemoteClient {
 
   /** The graphql-ws socket to the remote kernel, opened on first use. */
   subscriptions(): WsClient {
-    const hostHeader = this.host;
+    const agent = this.agent;
     this.socket ??= createClient({
-      url: `ws://127.0.0.1:${this.localPort}/graphql`,
+      url: `ws://127.0.0.1:${this.remotePort}/graphql`,
       webSocketImpl: class extends WebSocket {
         constructor(address: string, protocols?: string | string[]) {
-          super(address, protocols, { headers: { host: hostHeader } });
+          super(address, protocols, { agent });
         }
       },
       connectionParams: { token: this.token, viaHub: true },
@@ -84,12 +81,11 @@ export class RemoteClient {
       const req = request(
         {
           host: '127.0.0.1',
-          port: this.localPort,
+          port: this.remotePort,
           method,
           path,
           agent: this.agent,
-          timeout: 15_000,
-          headers: { host: this.host, [TOKEN_HEADER]: this.token, [VIA_HUB_HEADER]: '1', 'content-type': 'application/json', accept: 'application/json' },
+          headers: { [TOKEN_HEADER]: this.token, [VIA_HUB_HEADER]: '1', 'content-type': 'application/json', accept: 'application/json' },
         },
         (res) => {
           let text = '';
@@ -103,7 +99,9 @@ export class RemoteClient {
           res.on('error', reject);
         },
       );
-      req.on('timeout', () => req.destroy(new Error('the remote kernel did not answer within 15 s')));
+      // a timer, not the socket's idle timeout: a channel has none
+      const timer = setTimeout(() => req.destroy(new Error(`the remote kernel did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`)), ANSWER_TIMEOUT_MS);
+      req.once('close', () => clearTimeout(timer));
       req.on('error', reject);
       req.end(body);
     });

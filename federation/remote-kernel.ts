@@ -4,7 +4,7 @@ import type { LinkedHost } from './hosts-config';
 import { LinkFailure } from './link-failure';
 import { RemoteClient } from './remote-client';
 import { exec, shellQuote } from './remote-exec';
-import { openTunnel, type Tunnel } from './tunnel';
+import { TunnelAgent } from './tunnel';
 
 // Finding the kernel on a linked host: `loom status --json` there says whether one runs and on
 // which port, the token is read from its state dir (never printed), and a tunnel reaches it.
@@ -12,7 +12,6 @@ import { openTunnel, type Tunnel } from './tunnel';
 
 export interface RemoteKernel {
   client: RemoteClient;
-  tunnel: Tunnel;
   /** the name the remote kernel gives itself (ids from it carry this host part) */
   hostName: string;
   version: string;
@@ -68,14 +67,12 @@ export async function reachKernel(ssh: Client, host: LinkedHost, options = { sta
   // Keep the commands above before the tunnel: OpenSSH's sshd turns Nagle off on its side of the
   // connection only once a command session has run; a tunnel on a connection that never ran one
   // stalls ~40 ms per small response (measured: docs/performance.md, Federation).
-  const tunnel = await openTunnel(ssh, status.port);
-  const client = new RemoteClient(tunnel.port, status.port, token.stdout.trim());
+  const client = new RemoteClient(new TunnelAgent(ssh, status.port), status.port, token.stdout.trim());
   try {
     const { kernel } = await client.query<{ kernel: { version: string; host: { name: string } } }>('{ kernel { version host { name } } }');
-    return { client, tunnel, hostName: kernel.host.name, version: kernel.version };
+    return { client, hostName: kernel.host.name, version: kernel.version };
   } catch (err) {
     client.close();
-    tunnel.close();
     throw new LinkFailure('KERNEL_NOT_RUNNING', `the kernel on ${host.name} did not answer through the tunnel: ${(err as Error).message}`);
   }
 }

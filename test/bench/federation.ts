@@ -7,7 +7,7 @@ import { RemoteClient } from '../../federation/remote-client';
 import { reachKernel } from '../../federation/remote-kernel';
 import { connectSsh } from '../../federation/ssh-connect';
 import { resolveSshTarget } from '../../federation/ssh-target';
-import { openTunnel } from '../../federation/tunnel';
+import { TunnelAgent } from '../../federation/tunnel';
 import { assistant, line, prompt, say } from '../helpers/records';
 import { startSshd, type TestSshd } from '../helpers/sshd';
 import { ensureCorpus } from './corpus';
@@ -153,7 +153,6 @@ async function openOwnTunnel(sshd: TestSshd, alias: string, remote: KernelProces
     client: kernel.client,
     close() {
       kernel.client.close();
-      kernel.tunnel.close();
       ssh.end();
     },
   };
@@ -166,13 +165,11 @@ async function openOwnTunnel(sshd: TestSshd, alias: string, remote: KernelProces
  */
 async function openBareTunnel(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnTunnel> {
   const ssh = await connect(sshd, alias);
-  const tunnel = await openTunnel(ssh, remote.port);
-  const client = new RemoteClient(tunnel.port, remote.port, remote.token);
+  const client = new RemoteClient(new TunnelAgent(ssh, remote.port), remote.port, remote.token);
   return {
     client,
     close() {
       client.close();
-      tunnel.close();
       ssh.end();
     },
   };
