@@ -76,7 +76,21 @@ export class RemoteClient {
     this.agent.destroy();
   }
 
-  private send(method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+  /**
+   * One request, sent again once when a kept-alive channel turns out closed before any answer:
+   * the remote kernel ends idle connections, and one may end just as it is reused. It ends only
+   * idle ones, so the request was never read.
+   */
+  private async send(method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+    try {
+      return await this.sendOnce(method, path, body);
+    } catch (err) {
+      if (!(err instanceof StaleConnectionError)) throw err;
+      return this.sendOnce(method, path, body);
+    }
+  }
+
+  private sendOnce(method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
     return new Promise((resolve, reject) => {
       const req = request(
         {
@@ -102,8 +116,10 @@ export class RemoteClient {
       // a timer, not the socket's idle timeout: a channel has none
       const timer = setTimeout(() => req.destroy(new Error(`the remote kernel did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`)), ANSWER_TIMEOUT_MS);
       req.once('close', () => clearTimeout(timer));
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException) => reject(req.reusedSocket && err.code === 'ECONNRESET' ? new StaleConnectionError(err.message) : err));
       req.end(body);
     });
   }
 }
+
+class StaleConnectionError extends Error {}

@@ -9,13 +9,16 @@ import type { Client } from 'ssh2';
 // request two loopback hops (measured: docs/performance.md, Federation).
 
 const MAX_CHANNELS = 8;
+/** An idle channel's longest life; the remote's Keep-Alive hint (5 s, less a second) is shorter. */
+const IDLE_CHANNEL_MS = 30_000;
 
 export class TunnelAgent extends Agent {
   constructor(
     private readonly ssh: Client,
     private readonly remotePort: number,
   ) {
-    super({ keepAlive: true, maxSockets: MAX_CHANNELS });
+    // Node applies the Keep-Alive hint only under a timeout of the agent's own
+    super({ keepAlive: true, maxSockets: MAX_CHANNELS, timeout: IDLE_CHANNEL_MS });
   }
 
   // Node's agent takes the connection from the callback when this returns nothing.
@@ -25,12 +28,23 @@ export class TunnelAgent extends Agent {
   }
 }
 
+type ChannelSocket = Duplex & Record<'setKeepAlive' | 'setNoDelay' | 'ref' | 'unref', () => Duplex> & { setTimeout(ms: number): Duplex };
+
 /**
- * The socket methods HTTP calls that a channel lacks. Timeouts are the request's own (a timer in
- * RemoteClient), Nagle is the SSH connection's, and keep-alive probes are SSH's keepalive.
+ * The socket methods HTTP calls that a channel lacks. Nagle is the SSH connection's, keep-alive
+ * probes are SSH's keepalive, and a request's deadline is its own (a timer in RemoteClient).
+ * setTimeout matters: the agent gives an idle channel the time the remote's Keep-Alive header
+ * allows, less a second, and closes it on 'timeout', before the remote closes it under a request.
  */
 function asSocket(channel: Duplex): Duplex {
-  const socket = channel as Duplex & Record<'setKeepAlive' | 'setNoDelay' | 'setTimeout' | 'ref' | 'unref', () => Duplex>;
-  for (const method of ['setKeepAlive', 'setNoDelay', 'setTimeout', 'ref', 'unref'] as const) socket[method] = () => socket;
+  const socket = channel as ChannelSocket;
+  let idle: NodeJS.Timeout | undefined;
+  socket.setTimeout = (ms: number) => {
+    clearTimeout(idle);
+    if (ms > 0) idle = setTimeout(() => socket.emit('timeout'), ms).unref();
+    return socket;
+  };
+  socket.once('close', () => clearTimeout(idle));
+  for (const method of ['setKeepAlive', 'setNoDelay', 'ref', 'unref'] as const) socket[method] = () => socket;
   return socket;
 }

@@ -5,6 +5,7 @@ import type { AccessPolicy } from './security/access';
 import { graphiqlPage, setSecurityHeaders } from './security/headers';
 import type { FailureThrottle } from './security/throttle';
 import { isAppRoute, serveWebClient } from './web-client';
+import type { HubFastPath } from './hub-fast-path';
 import type { LoomYoga } from './yoga';
 
 // The kernel's HTTP routes. Every request passes the Host and Origin checks first; /healthz and
@@ -14,6 +15,7 @@ const MAX_LOGIN_BODY = 4096;
 
 export interface HttpDeps {
   yoga: LoomYoga;
+  hubFastPath: HubFastPath;
   access: AccessPolicy;
   throttle: FailureThrottle;
   log: (message: string) => void;
@@ -54,6 +56,7 @@ async function handle(deps: HttpDeps, req: IncomingMessage, res: ServerResponse)
       res.setHeader('content-security-policy', page.csp);
       return send(res, 200, 'text/html; charset=utf-8', page.html);
     }
+    if (await deps.hubFastPath(req, res)) return;
     return void yoga(req, res);
   }
   if (isRead(req) && serveWebClient(url.pathname, res)) return;

@@ -5,6 +5,7 @@ import { LinkedHosts, type LinkedHostsOptions } from '../federation/linked-hosts
 import { LocalSource } from '../spoke/source';
 import type { IndexingProgress } from '../spoke/model/types';
 import { httpHandler } from './http';
+import { hubFastPath } from './hub-fast-path';
 import { AccessPolicy, isLoopback } from './security/access';
 import { DEFAULT_LIMITS, type QueryLimits } from './security/limits';
 import { FailureThrottle } from './security/throttle';
@@ -82,7 +83,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   }
   const access = new AccessPolicy({ stateDir: options.stateDir, port, bindHost, extraHosts: options.allowHosts });
   const throttle = new FailureThrottle();
-  server.on('request', httpHandler({ yoga, access, throttle, log }));
+  server.on('request', httpHandler({ yoga, hubFastPath: hubFastPath(yoga, hosts), access, throttle, log }));
   const wss = attachWebSocket(server, { yoga, access, throttle, log });
 
   // Serve while indexing: the API reports progress from the first moment.

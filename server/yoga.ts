@@ -1,7 +1,6 @@
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { forwardWhole } from '../schema/remote/forward-whole';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { asClientError, contentLoader, loomSchema, type Context, type RemoteDirectory } from '../schema/index';
 import type { HostDirectory, Source } from '../spoke/model/source';
 import { Pulse } from '../spoke/model/pulse';
@@ -12,15 +11,6 @@ import { limitsPlugin, type QueryLimits } from './security/limits';
 // graphql-ws WebSocket too, so both share context, limits and error masking.
 
 const NO_REMOTES: RemoteDirectory = { linked: () => false, get: () => undefined, up: () => [], aliases: () => [], changes: () => new Pulse() };
-
-/** A hub sends a query about one linked host to that host whole (schema/remote/forward-whole.ts). */
-function forwardWholePlugin(): Plugin {
-  return {
-    onExecute: ({ executeFn, setExecuteFn }) => {
-      setExecuteFn(async (args) => (await forwardWhole(args)) ?? executeFn(args));
-    },
-  };
-}
 
 function viaHub(init: { request?: Request; connectionParams?: Record<string, unknown> }): boolean {
   return init.request?.headers.get(VIA_HUB_HEADER) === '1' || init.connectionParams?.viaHub === true;
@@ -43,7 +33,6 @@ export function createLoomYoga(source: Source, hosts: HostDirectory & RemoteDire
     logging: false,
     plugins: [
       limitsPlugin(limits),
-      forwardWholePlugin(),
       // A "simple" request (text/plain or form POST, header-less GET) is what a cross-site page
       // can send without a preflight: refuse it unless it carries a header only a tool sets.
       useCSRFPrevention({ requestHeaders: [TOKEN_HEADER, 'x-graphql-yoga-csrf'] }),

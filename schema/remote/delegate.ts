@@ -16,7 +16,7 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import { hostRenamer, rewriteArgumentIds, rewriteResultIds } from './id-rewrite';
+import { hostRenamer, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds } from './id-rewrite';
 import { adopt, RemoteValue } from './remote-value';
 
 // Delegation: the hub sends the one root field a client asked for, with the client's own
@@ -85,13 +85,14 @@ export function delegation(info: GraphQLResolveInfo, remote: RemoteExecutor, dro
     const type = typeFromAST(info.schema, definition.type as never) as GraphQLInputType | undefined;
     if (type && name in info.variableValues) variables[name] = wire(info.variableValues[name], type);
   }
-  const out = rewriteArgumentIds(info.schema, operation, variables, hostRenamer(remote.alias, remote.remoteName));
+  const out = hostRenamer(remote.alias, remote.remoteName);
+  const rewritten = rewriteDocumentIds(info.schema, operation, out);
   const fragmentMap = Object.fromEntries(fragments.map((f) => [f.name.value, f]));
   const back = hostRenamer(remote.remoteName, remote.alias);
   const key = info.path.key as string;
   return {
-    document: print(out.document),
-    variables: out.variables,
+    document: print(rewritten.document),
+    variables: rewriteVariableIds(variables, rewritten.idVariables, out),
     adopt: (data) => {
       const value = rewriteResultIds(info.schema, data[key], info.returnType, field.selectionSet, fragmentMap, back);
       return new RemoteValue({ [key]: value }, remote.alias);

@@ -7,82 +7,112 @@ import {
   TypeInfo,
   visit,
   visitWithTypeInfo,
-  type ExecutionArgs,
+  type DocumentNode,
   type ExecutionResult,
+  type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLSchema,
 } from 'graphql';
-import type { Context } from '../builder';
-import { RemoteAnswerError } from './delegate';
-import { hostRenamer, rewriteArgumentIds, rewriteResultIds } from './id-rewrite';
+import { RemoteAnswerError, type RemoteDirectory } from './delegate';
+import { hostRenamer, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds } from './id-rewrite';
 
 // The hub's fast path: a query whose every root field names objects of one linked host (a
 // session, a goal, a transcript page, events) is sent to that host whole and its answer passed
-// back with ids renamed, without running it on the hub first. It saves the hub a whole GraphQL
-// execution per request. A query that asks for a Host anywhere takes the ordinary path, where
-// the hub answers with its own record of the host.
+// back with ids renamed, without running it on the hub. The plan is made once per query text;
+// per request only the variables and the answer's ids are rewritten. A query that asks for a
+// Host anywhere is not forwarded: the hub answers with its own record of the host.
 
 const ROUTED: Record<string, string> = { session: 'id', goal: 'id', transcript: 'sessionId', events: 'sessionId' };
 
-export async function forwardWhole(args: ExecutionArgs): Promise<ExecutionResult | null> {
-  const ctx = args.contextValue as Context;
-  if (!ctx.remotes.linked()) return null;
-  const operation = getOperationAST(args.document, args.operationName);
+/** Where a root field's id comes from: a literal in the query or a variable. */
+type IdSource = { literal: string } | { variable: string };
+
+export interface ForwardPlan {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName: string | undefined;
+  roots: FieldNode[];
+  ids: IdSource[];
+  fragments: Record<string, FragmentDefinitionNode>;
+  /** the query as each remote is sent it, by `alias→remoteName` */
+  outgoing: Map<string, { query: string; idVariables: Set<string> }>;
+}
+
+/** The plan to forward an operation whole, or null when the hub must execute it itself. */
+export function forwardPlan(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): ForwardPlan | null {
+  const operation = getOperationAST(document, operationName);
   if (operation?.operation !== 'query') return null;
-  const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-  let alias: string | null = null;
+  const roots: FieldNode[] = [];
+  const ids: IdSource[] = [];
   for (const selection of operation.selectionSet.selections) {
     if (selection.kind !== Kind.FIELD || selection.directives?.length || !(selection.name.value in ROUTED)) return null;
     const arg = selection.arguments?.find((a) => a.name.value === ROUTED[selection.name.value])?.value;
-    const id = arg?.kind === Kind.STRING ? arg.value : arg?.kind === Kind.VARIABLE ? variables[arg.name.value] : undefined;
+    if (arg?.kind === Kind.STRING) ids.push({ literal: arg.value });
+    else if (arg?.kind === Kind.VARIABLE) ids.push({ variable: arg.name.value });
+    else return null;
+    roots.push(selection);
+  }
+  if (roots.length === 0 || asksForHost(schema, document)) return null;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+  return { schema, document, operationName, roots, ids, fragments, outgoing: new Map() };
+}
+
+/**
+ * Sends a planned operation to its one host and returns the answer with ids renamed, and the
+ * host's alias; null when it must take the ordinary path (ids of several hosts or of this one, a
+ * host unknown or down, the link failing), which then answers or says what is wrong.
+ */
+export async function forwardWhole(plan: ForwardPlan, variables: Record<string, unknown>, remotes: RemoteDirectory): Promise<{ host: string; result: ExecutionResult } | null> {
+  let alias: string | null = null;
+  for (const source of plan.ids) {
+    const id = 'literal' in source ? source.literal : variables[source.variable];
     const host = typeof id === 'string' ? id.split(':')[0] : null;
     if (!host || (alias !== null && host !== alias)) return null;
     alias = host;
   }
-  if (!alias || asksForHost(args)) return null;
   let remote;
   try {
-    remote = ctx.remotes.get(alias);
+    remote = alias ? remotes.get(alias) : undefined;
   } catch {
-    return null; // down: the ordinary path says so
+    return null; // down
   }
   if (!remote) return null;
-  const out = rewriteArgumentIds(args.schema, args.document, variables, hostRenamer(remote.alias, remote.remoteName));
+  const out = hostRenamer(remote.alias, remote.remoteName);
+  const key = `${remote.alias}→${remote.remoteName}`;
+  let outgoing = plan.outgoing.get(key);
+  if (!outgoing) {
+    const rewritten = rewriteDocumentIds(plan.schema, plan.document, out);
+    outgoing = { query: print(rewritten.document), idVariables: rewritten.idVariables };
+    plan.outgoing.set(key, outgoing);
+  }
   let data: Record<string, unknown>;
   try {
-    data = await remote.query(print(out.document), out.variables, args.operationName ?? undefined);
+    data = await remote.query(outgoing.query, rewriteVariableIds(variables, outgoing.idVariables, out), plan.operationName);
   } catch (err) {
-    if (err instanceof RemoteAnswerError) return { data: null, errors: [new GraphQLError(err.message, { extensions: { code: err.code } })] };
-    throw err;
+    if (err instanceof RemoteAnswerError) return { host: remote.alias, result: { data: null, errors: [new GraphQLError(err.message, { extensions: { code: err.code } })] } };
+    return null;
   }
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const d of args.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
   const back = hostRenamer(remote.remoteName, remote.alias);
-  const query = args.schema.getQueryType()!.getFields();
-  for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== Kind.FIELD) continue;
-    const key = selection.alias?.value ?? selection.name.value;
-    data[key] = rewriteResultIds(args.schema, data[key], query[selection.name.value].type, selection.selectionSet, fragments, back);
+  const query = plan.schema.getQueryType()!.getFields();
+  for (const root of plan.roots) {
+    const key = root.alias?.value ?? root.name.value;
+    data[key] = rewriteResultIds(plan.schema, data[key], query[root.name.value].type, root.selectionSet, plan.fragments, back);
   }
-  return { data };
+  return { host: remote.alias, result: { data } };
 }
 
-/** Whether each parsed document asks for a Host: yoga reuses parsed documents, so this is asked once per query text. */
-const hostAsked = new WeakMap<ExecutionArgs['document'], boolean>();
-
 /** True when any selection of the document (fragments included) asks for a Host. */
-function asksForHost(args: ExecutionArgs): boolean {
-  const known = hostAsked.get(args.document);
-  if (known !== undefined) return known;
-  const typeInfo = new TypeInfo(args.schema);
+function asksForHost(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
   let found = false;
   visit(
-    args.document,
+    document,
     visitWithTypeInfo(typeInfo, {
       Field: () => {
         if (getNamedType(typeInfo.getType())?.name === 'Host') found = true;
       },
     }),
   );
-  hostAsked.set(args.document, found);
   return found;
 }

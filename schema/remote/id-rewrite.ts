@@ -29,8 +29,11 @@ export function hostRenamer(from: string, to: string): IdMap {
   return (id) => (id === from ? to : id.startsWith(`${from}:`) ? `${to}${id.slice(from.length)}` : id);
 }
 
-/** Rewrites the ID-typed arguments of an operation, literals in the document and variables alike. */
-export function rewriteArgumentIds(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, map: IdMap): { document: DocumentNode; variables: Record<string, unknown> } {
+/**
+ * Rewrites the ID-typed literal arguments of a document, and names the variables that carry IDs
+ * (for rewriteVariableIds): the document's part is the same for every request with that text.
+ */
+export function rewriteDocumentIds(schema: GraphQLSchema, document: DocumentNode, map: IdMap): { document: DocumentNode; idVariables: Set<string> } {
   const typeInfo = new TypeInfo(schema);
   const idVariables = new Set<string>();
   const rewriteValue = (node: ValueNode): ValueNode => {
@@ -46,13 +49,18 @@ export function rewriteArgumentIds(schema: GraphQLSchema, document: DocumentNode
       ObjectField: (node) => (getNamedType(typeInfo.getInputType())?.name === 'ID' ? { ...node, value: rewriteValue(node.value) } : undefined),
     }),
   );
+  return { document: rewritten, idVariables };
+}
+
+/** The variables with the IDs among them rewritten (a copy). */
+export function rewriteVariableIds(variables: Record<string, unknown>, idVariables: Set<string>, map: IdMap): Record<string, unknown> {
   const out = { ...variables };
   for (const name of idVariables) {
     const value = out[name];
     if (typeof value === 'string') out[name] = map(value);
     else if (Array.isArray(value)) out[name] = value.map((v) => (typeof v === 'string' ? map(v) : v));
   }
-  return { document: rewritten, variables: out };
+  return out;
 }
 
 /** Rewrites every ID in a result in place, following the selection that asked for it. */

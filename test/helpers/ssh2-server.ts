@@ -2,7 +2,7 @@ import { createServer, connect, type Server as NetServer, type Socket } from 'no
 import { Server, utils, type AuthContext, type Connection, type ParsedKey, type ServerChannel, type TcpipRequestInfo } from 'ssh2';
 
 // An SSH server built on ssh2, for the misbehaviour a real sshd will not produce on demand:
-// canned exec answers, and a link that goes silent without closing (blackhole).
+// canned exec answers, and a link that goes silent without closing (blackhole), then comes back.
 
 export interface TestSsh2Server {
   port: number;
@@ -12,6 +12,8 @@ export interface TestSsh2Server {
   exec: (command: string) => { stdout: string; code: number };
   /** from now on, reads nothing and writes nothing on any connection, without closing them */
   blackhole(): void;
+  /** ends the blackhole: connections it silenced move again, new ones are served */
+  restore(): void;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ export async function startSsh2Server(options: { authorizedKey: string }): Promi
   // every socket the server holds, client links and forwarding targets alike, to pause or destroy them
   const sockets = new Set<Socket>();
   let blackholed = false;
+  const held = new Set<Socket>();
 
   const track = (socket: Socket) => {
     sockets.add(socket);
@@ -34,8 +37,11 @@ export async function startSsh2Server(options: { authorizedKey: string }): Promi
   const listener = createServer((socket) => {
     socket.setNoDelay(true); // ssh2 leaves Nagle on: every forwarded request would stall ~40 ms
     track(socket);
-    if (blackholed) socket.pause();
-    else ssh.injectSocket(socket);
+    // a connection made during the blackhole hears nothing; it is dropped when the blackhole ends
+    if (blackholed) {
+      socket.pause();
+      held.add(socket);
+    } else ssh.injectSocket(socket);
   });
   const port = await listen(listener);
 
@@ -46,6 +52,12 @@ export async function startSsh2Server(options: { authorizedKey: string }): Promi
     blackhole() {
       blackholed = true;
       for (const socket of sockets) socket.pause();
+    },
+    restore() {
+      blackholed = false;
+      for (const socket of held) socket.destroy();
+      held.clear();
+      for (const socket of sockets) socket.resume();
     },
     async close() {
       for (const socket of sockets) socket.destroy();

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -301,11 +301,21 @@ describe('remote sessions through the hub', () => {
     expect(missing.data.session).toBeNull();
   });
 
+  /** POSTs like gql, and also says which host the hub forwarded the query to, if it did */
+  const ask = async (query: string, variables: Record<string, unknown> = {}, accept = 'application/json') => {
+    const res = await hub.fetch('graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query, variables }) });
+    return { forwardedTo: res.headers.get('x-loom-forwarded-to'), body: (await res.json()) as any };
+  };
+
   it('answers a query about one remote host alike whether it is forwarded whole or run on the hub', async () => {
     const FIELDS = `id name turnCount turns { id trigger { id } segments { input { id } } }`;
-    const whole = await hub.gql(`query($id: ID!) { a: session(id: $id) { ${FIELDS} } b: transcript(sessionId: $id, limit: 5) { entries { id } } }`, { id: 'gpu:gpu1' });
+    const asked = await ask(`query($id: ID!) { a: session(id: $id) { ${FIELDS} } b: transcript(sessionId: $id, limit: 5) { entries { id } } }`, { id: 'gpu:gpu1' });
+    expect(asked.forwardedTo).toBe('gpu');
+    const whole = asked.body;
     // asking for the Host keeps the query on the hub, which answers the Host itself
-    const onHub = await hub.gql(`query($id: ID!) { a: session(id: $id) { ${FIELDS} host { name } } b: transcript(sessionId: $id, limit: 5) { entries { id } } }`, { id: 'gpu:gpu1' });
+    const kept = await ask(`query($id: ID!) { a: session(id: $id) { ${FIELDS} host { name } } b: transcript(sessionId: $id, limit: 5) { entries { id } } }`, { id: 'gpu:gpu1' });
+    expect(kept.forwardedTo).toBeNull();
+    const onHub = kept.body;
     expect(onHub.data.a.host).toEqual({ name: 'gpu' });
     delete onHub.data.a.host;
     expect(whole).toEqual(onHub);
@@ -315,6 +325,23 @@ describe('remote sessions through the hub', () => {
       const missing = await hub.gql(query);
       expect(missing.errors[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' }, message: expect.stringMatching(/^no session gpu:nope\b/) });
     }
+  });
+
+  it('forwards only what the hub itself validates, and answers the rest itself', async () => {
+    // the hub's own validation (and limits) come first: a bad query never reaches the remote
+    const invalid = await ask(`{ session(id: "gpu:gpu1") { id noSuchField } }`);
+    expect(invalid.forwardedTo).toBeNull();
+    expect(invalid.body.errors[0]).toMatchObject({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' }, message: expect.stringContaining('noSuchField') });
+    const deep = await ask(`{ session(id: "gpu:gpu1") { turns { session { turns { session { turns { session { turns { id } } } } } } } } }`);
+    expect(deep.forwardedTo).toBeNull();
+    expect(deep.body.errors[0].message).toMatch(/depth/i);
+    // ids of two hosts, or of this one, are answered by the hub from every host it needs
+    const mixed = await ask(`query($a: ID!, $b: ID!) { a: session(id: $a) { id } b: session(id: $b) { id } }`, { a: 'gpu:gpu1', b: 'laptop:hub1' });
+    expect(mixed.forwardedTo).toBeNull();
+    expect(mixed.body.data).toEqual({ a: { id: 'gpu:gpu1' }, b: { id: 'laptop:hub1' } });
+    // a client that takes only graphql-response+json gets it from the ordinary path
+    const strict = await ask(`{ session(id: "gpu:gpu1") { id } }`, {}, 'application/graphql-response+json');
+    expect(strict).toEqual({ forwardedTo: null, body: { data: { session: { id: 'gpu:gpu1' } } } });
   });
 
   it('merges the feed of both hosts', async () => {
@@ -448,7 +475,7 @@ describe('a tunnel that stops answering', () => {
     await server?.close();
   });
 
-  it('goes DOWN within the keepalive window when the SSH server blackholes', async () => {
+  it('goes DOWN within the keepalive window when the SSH server blackholes, and resumes its streams with exactly what was appended once it answers again', async () => {
     const home = mkdtempSync(join(tmpdir(), 'loom-fed-bh-'));
     mkdirSync(join(home, '.ssh'));
     copyFileSync(sshd.userKey, join(home, '.ssh', 'id_ed25519'));
@@ -460,9 +487,18 @@ describe('a tunnel that stops answering', () => {
         : command.startsWith('cat -- ')
           ? { stdout: remote.token, code: 0 }
           : { stdout: '', code: 127 };
+    const file = join(remoteRoot, '-home-dev-demo', 'bh1.jsonl');
+    writeFileSync(file, line(prompt('bh-p1', null, 'a session behind a flaky link')));
+    await until(async () => (await remote.gql(`{ session(id: "gpubox:bh1") { id } }`)).data.session, 'the remote indexing the new session');
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST } });
     const linked = (await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'bh' })).data.linkHost;
     expect(linked.status.state).toBe('UP');
+    const frames: any[] = [];
+    const iterator = hub.ws().iterate({ query: `subscription { sessionStream(sessionId: "bh:bh1") { atoms { id sequence } } }` });
+    const consume = (async () => {
+      for await (const r of iterator) frames.push((r.data as any).sessionStream);
+    })();
+    await until(() => frames.length > 0, 'the snapshot');
     server.blackhole();
     const started = Date.now();
     const down = await until(async () => {
@@ -471,6 +507,17 @@ describe('a tunnel that stops answering', () => {
     }, 'DOWN after the blackhole');
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(down.reason).toBe('UNREACHABLE');
+
+    appendFileSync(file, line(prompt('bh-p2', 'bh-p1', 'written while the link was silent')));
+    appendFileSync(file, line(prompt('bh-p3', 'bh-p2', 'and another')));
+    server.restore();
+    await until(() => frames.some((f) => f.atoms.some((a: any) => a.id === 'bh:bh1:bh-p3')), 'the atoms written during the blackhole', 20_000);
+    const ids = frames.flatMap((f) => f.atoms.map((a: any) => a.id));
+    expect(ids).toEqual(['bh:bh1:bh-p1', 'bh:bh1:bh-p2', 'bh:bh1:bh-p3']);
+    const state = (await hub.gql(`{ hosts { name status { state } } }`)).data.hosts.find((h: any) => h.name === 'bh').status.state;
+    expect(state).toBe('UP');
+    await iterator.return?.();
+    await consume;
     rmSync(home, { recursive: true, force: true });
-  });
+  }, 40_000);
 });

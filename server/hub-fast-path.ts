@@ -1,0 +1,92 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { RemoteDirectory } from '../schema/index';
+import { forwardPlan, forwardWhole, type ForwardPlan } from '../schema/remote/forward-whole';
+import { VIA_HUB_HEADER } from './security/access';
+import type { LoomYoga } from './yoga';
+
+// A hub answers a POSTed query about one linked host's objects (schema/remote/forward-whole.ts)
+// before yoga sees it: yoga's Fetch-API request pipeline costs about what the whole answer costs
+// the remote kernel, so skipping it is most of what keeps a hop through the hub cheap
+// (docs/performance.md, Federation). The query is still parsed and validated once per text by
+// yoga's own parse and validate, limits included; anything else, and anything that goes wrong
+// here, is handed to yoga with the body already read.
+
+/** Bodies past this go to yoga, which has its own limit: a routed query is small. */
+const MAX_BODY = 64 * 1024;
+/** Query texts whose plan is kept (a dashboard asks a handful of distinct ones). */
+const MAX_PLANS = 256;
+
+/** Names the host that answered a forwarded query, for whoever wonders which path it took. */
+export const FORWARDED_HEADER = 'x-loom-forwarded-to';
+
+const GraphQLParams = z.object({
+  query: z.string(),
+  variables: z.record(z.string(), z.unknown()).nullish(),
+  operationName: z.string().nullish(),
+});
+
+export type HubFastPath = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
+/** Answers the request and resolves true, or leaves the response to yoga and resolves false. */
+export function hubFastPath(yoga: LoomYoga, remotes: RemoteDirectory): HubFastPath {
+  const plans = new Map<string, ForwardPlan | null>();
+
+  const planFor = (req: IncomingMessage, query: string, operationName: string | undefined): ForwardPlan | null => {
+    const key = `${operationName ?? ''}\n${query}`;
+    let plan = plans.get(key);
+    if (plan === undefined) {
+      const enveloped = yoga.getEnveloped({ req });
+      try {
+        const document = enveloped.parse(query);
+        plan = enveloped.validate(enveloped.schema, document).length === 0 ? forwardPlan(enveloped.schema, document, operationName) : null;
+      } catch {
+        plan = null; // refused while parsing: yoga says why
+      }
+      if (plans.size >= MAX_PLANS) plans.delete(plans.keys().next().value!);
+      plans.set(key, plan);
+    }
+    return plan;
+  };
+
+  return async (req, res) => {
+    if (!remotes.linked() || req.method !== 'POST' || req.headers[VIA_HUB_HEADER] === '1') return false;
+    if (!req.headers['content-type']?.includes('application/json') || !acceptsJson(req.headers.accept)) return false;
+    const length = Number(req.headers['content-length']);
+    if (!(length > 0 && length <= MAX_BODY)) return false;
+    const body = await readBody(req);
+    // yoga reads a body a server already read from here (as it does behind body parsers)
+    (req as IncomingMessage & { body?: Buffer }).body = body;
+    const params = parseParams(body);
+    const plan = params && planFor(req, params.query, params.operationName ?? undefined);
+    const forwarded = plan && (await forwardWhole(plan, params.variables ?? {}, remotes));
+    if (!forwarded) return false;
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', [FORWARDED_HEADER]: forwarded.host });
+    res.end(JSON.stringify(forwarded.result));
+    return true;
+  };
+}
+
+function parseParams(body: Buffer): z.infer<typeof GraphQLParams> | null {
+  try {
+    const parsed = GraphQLParams.safeParse(JSON.parse(body.toString('utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** No Accept, or one that takes JSON: others get what they asked for from yoga. */
+function acceptsJson(accept: string | undefined): boolean {
+  return !accept || accept.includes('application/json') || accept.includes('*/*');
+}
+
+/** The body: Node's parser stops it at Content-Length. */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
