@@ -155,6 +155,7 @@ export class HostConnection {
   }
 
   private teardown(): void {
+    this.remote?.lists.close();
     this.remote?.client.close();
     this.remote = null;
     this.ssh?.end();

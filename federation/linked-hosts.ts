@@ -164,13 +164,15 @@ function executorOf(connection: HostConnection): RemoteExecutor | null {
   // the remote's messages name its objects by its own host name: say the hub's alias instead
   const renamed = (err: unknown) =>
     err instanceof RemoteAnswerError ? new RemoteAnswerError(err.message.replaceAll(`${kernel.hostName}:`, `${alias}:`), err.code) : err;
+  const query = (document: string, variables: Record<string, unknown>, operationName?: string) =>
+    kernel.client.query<Record<string, unknown>>(document, variables, operationName).catch((err) => {
+      throw renamed(err);
+    });
   return {
     alias,
     remoteName: kernel.hostName,
-    query: (document, variables, operationName) =>
-      kernel.client.query<Record<string, unknown>>(document, variables, operationName).catch((err) => {
-        throw renamed(err);
-      }),
+    query,
+    queryLists: (document, variables) => kernel.lists.read(`${document}\n${JSON.stringify(variables)}`, () => query(document, variables)),
     subscribe: (document, variables) => mapIterator(kernel.client.stream<Record<string, unknown>>(document, variables), (data) => data, renamed),
   };
 }

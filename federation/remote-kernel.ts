@@ -2,6 +2,7 @@ import type { Client } from 'ssh2';
 import { VERSION } from '../spoke/version';
 import type { LinkedHost } from './hosts-config';
 import { LinkFailure } from './link-failure';
+import { ListCache } from './list-cache';
 import { RemoteClient } from './remote-client';
 import { exec, shellQuote } from './remote-exec';
 import { TunnelAgent } from './tunnel';
@@ -12,6 +13,8 @@ import { TunnelAgent } from './tunnel';
 
 export interface RemoteKernel {
   client: RemoteClient;
+  /** its session lists as last read, while they stand */
+  lists: ListCache;
   /** the name the remote kernel gives itself (ids from it carry this host part) */
   hostName: string;
   version: string;
@@ -70,7 +73,7 @@ export async function reachKernel(ssh: Client, host: LinkedHost, options = { sta
   const client = new RemoteClient(new TunnelAgent(ssh, status.port), status.port, token.stdout.trim());
   try {
     const { kernel } = await client.query<{ kernel: { version: string; host: { name: string } } }>('{ kernel { version host { name } } }');
-    return { client, hostName: kernel.host.name, version: kernel.version };
+    return { client, lists: new ListCache(client), hostName: kernel.host.name, version: kernel.version };
   } catch (err) {
     client.close();
     throw new LinkFailure('KERNEL_NOT_RUNNING', `the kernel on ${host.name} did not answer through the tunnel: ${(err as Error).message}`);

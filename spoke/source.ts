@@ -48,6 +48,8 @@ export class LocalSource implements Source {
   private readonly listeners = new Set<(changes: Map<string, ChangeKind>) => void>();
   /** sessions that were visible at the last change, to tell ADDED from UPDATED */
   private readonly visible = new Set<string>();
+  /** moves on every change to any session (sessionsVersion) */
+  private version = 0;
   private readonly log: (message: string) => void;
   private readonly live: LiveStates | null;
   private clears: GoalClears | null = null;
@@ -287,6 +289,23 @@ export class LocalSource implements Source {
     return changes();
   }
 
+  sessionsVersion(): AsyncIterableIterator<number> {
+    const listener = () => pulse.notify();
+    const pulse = new Pulse(() => this.listeners.delete(listener));
+    this.listeners.add(listener);
+    pulse.notify(); // the version now comes first
+    // not a generator: ending it must not wait for the next change
+    const versions: AsyncIterableIterator<number> = {
+      next: async () => ((await pulse.next()).done ? { value: undefined, done: true } : { value: this.version, done: false }),
+      return: async () => {
+        pulse.close();
+        return { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]: () => versions,
+    };
+    return versions;
+  }
+
   sessionStream(request: StreamRequest): AsyncIterableIterator<StreamFrame> {
     const session = this.require(request.host, request.key);
     // Listen and pin first: nothing appended from here on can be missed, and the session
@@ -341,7 +360,9 @@ export class LocalSource implements Source {
       if (shown) this.visible.add(key);
       else this.visible.delete(key);
     }
-    if (changes.size > 0) for (const listener of this.listeners) listener(changes);
+    if (changes.size === 0) return;
+    this.version++;
+    for (const listener of this.listeners) listener(changes);
   }
 
   private summaryOf(session: TranscriptSession): SessionSummary {

@@ -41,6 +41,8 @@ export interface RemoteExecutor {
   remoteName: string;
   /** the data of one operation; rejects with RemoteAnswerError for the remote's errors */
   query(document: string, variables: Record<string, unknown>, operationName?: string): Promise<Record<string, unknown>>;
+  /** like query, for a read that depends only on the remote's sessions: answered again from the hub's copy until one of them changes */
+  queryLists(document: string, variables: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** each event's data; throws RemoteAnswerError for the remote's errors, anything else when the link drops */
   subscribe(document: string, variables: Record<string, unknown>): AsyncIterableIterator<Record<string, unknown>>;
 }

@@ -77,7 +77,7 @@ async function remotePage(
       totalCount pageInfo { hasNextPage } edges { cursor node ${print(nodeSelection)} } } }
     ${fragments}`;
   const filter = args.filter ? wireFilter(args.filter as Record<string, unknown>) : null;
-  const data = (await remote.query(document, { filter, first: args.first, after })) as {
+  const data = (await remote.queryLists(document, { filter, first: args.first, after })) as {
     sessions: { totalCount: number; pageInfo: { hasNextPage: boolean }; edges: { cursor: string; node: Record<string, unknown> }[] };
   };
   const back = hostRenamer(remote.remoteName, remote.alias);

@@ -13,6 +13,15 @@ const SessionChangeRef = builder.objectRef<SessionChange>('SessionChange').imple
   }),
 });
 
+builder.subscriptionField('sessionsVersion', (t) =>
+  t.int({
+    description:
+      "This kernel's own sessions' version: at once, then each time any of its sessions appears, changes or goes away. Whoever keeps a copy of a session list reads it again when the version moves (a hub does, for its linked hosts).",
+    subscribe: (_, __, { source }) => source.sessionsVersion(),
+    resolve: (version) => version,
+  }),
+);
+
 builder.subscriptionField('sessionsChanged', (t) =>
   t.field({
     type: SessionChangeRef,

@@ -164,6 +164,8 @@ export interface Source {
   /** content for atoms this source returned, in the same order */
   content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]>;
   sessionsChanged(): AsyncIterableIterator<SessionChange>;
+  /** a number that moves whenever any session appears, changes or goes away: now, then at each move */
+  sessionsVersion(): AsyncIterableIterator<number>;
   sessionStream(request: StreamRequest): AsyncIterableIterator<StreamFrame>;
 }
 

@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
+import { Agent, type ClientRequestArgs } from 'node:http';
+import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseLinkedHost } from '../../federation/hosts-config';
@@ -22,10 +25,12 @@ import { LOOM, startKernelProcess, type KernelProcess } from './kernel-process';
 // Each run starts fresh kernels and a fresh hub (the sshd is shared) and measures:
 //   1. one query hop: `session` and a small `transcript` page, direct vs through the hub;
 //   2. Nagle: eight concurrent queries through the hub over one tunnel;
-//   3. merged `sessions(first: 50)` over three remote kernels vs one kernel alone;
+//   3. merged `sessions(first: 50)` over three remote kernels vs one kernel alone, with the
+//      hub answering from the pages it keeps (nothing changed) and with every host asked;
 //   4. a line appended on a remote → a `sessionStream` subscriber, direct vs through the hub.
 // 1 and 2 also go through a tunnel of this process's own, opened with the hub's code
-// (federation/), to tell what the SSH hop costs from what the hub's GraphQL work costs; 2 also
+// (federation/), to tell what the SSH hop costs from what the hub's GraphQL work costs, and
+// through a byte relay process (what one more process in the path costs at the least); 2 also
 // through a tunnel on an SSH connection that never ran a command, where sshd leaves Nagle on.
 
 const { values } = parseArgs({
@@ -51,6 +56,9 @@ const ALIASES = ['r1', 'r2', 'r3'];
 const SESSION = `query($id: ID!) { session(id: $id) { id name turnCount } }`;
 const TRANSCRIPT = `query($id: ID!) { transcript(sessionId: $id, limit: 20) { maxSequence entries { id sequence type promptLine } } }`;
 const SESSIONS_PAGE = `{ sessions(first: 50) { nodes { id name updatedAt } } }`;
+/** The same page under a filter every session passes, asked with a new `since` each time: the hub can keep nothing */
+const SESSIONS_SINCE = `query($since: DateTime) { sessions(first: 50, filter: { updatedSince: $since }) { nodes { id name updatedAt } } }`;
+const everSince = (i: number) => ({ since: new Date(Date.UTC(2000, 0, 1) + i).toISOString() });
 const LINK = `mutation($target: String!, $name: String, $command: String, $stateDir: String) {
   linkHost(target: $target, name: $name, command: $command, stateDir: $stateDir) { name status { state reason message } } }`;
 
@@ -175,7 +183,39 @@ async function openBareTunnel(sshd: TestSshd, alias: string, remote: KernelProce
   };
 }
 
-// 1. One query hop: the three paths interleaved, request by request, so all see the same machine.
+/**
+ * The cheapest hub there could be: a process that copies bytes both ways between a loopback port
+ * and the remote kernel's, parsing nothing. What it adds is what one more process in the path
+ * costs on this machine, before any work of the hub's own.
+ */
+async function openByteRelay(remote: KernelProcess): Promise<OwnTunnel> {
+  const relay = `const net = require('node:net');
+    const server = net.createServer((client) => {
+      const kernel = net.connect(${remote.port}, '127.0.0.1');
+      client.setNoDelay(true); kernel.setNoDelay(true);
+      client.pipe(kernel).pipe(client);
+      client.on('error', () => kernel.destroy()); kernel.on('error', () => client.destroy());
+    });
+    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
+  const child = spawn(process.execPath, ['-e', relay], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
+  // the same client as the other paths, its connections made to the relay instead
+  class RelayAgent extends Agent {
+    override createConnection(_options: ClientRequestArgs) {
+      return tcpConnect(port, '127.0.0.1').setNoDelay(true);
+    }
+  }
+  const client = new RemoteClient(new RelayAgent({ keepAlive: true, maxSockets: 8 }), remote.port, remote.token);
+  return {
+    client,
+    close() {
+      client.close();
+      child.kill();
+    },
+  };
+}
+
+// 1. One query hop: the paths interleaved, request by request, so all see the same machine.
 
 interface HopResult {
   query: string;
@@ -211,7 +251,10 @@ interface MergeResult {
   alone: number[];
   /** the three remote kernels asked directly, at once: what their answers cost on this machine */
   threeAtOnce: number[];
+  /** the hub answering from the pages it keeps while nothing changes on the remotes */
   hub: number[];
+  /** the hub asking every remote each time, as when all of them change between requests */
+  hubAsking: number[];
 }
 
 async function measureMerge(world: World): Promise<MergeResult> {
@@ -224,16 +267,19 @@ async function measureMerge(world: World): Promise<MergeResult> {
     await remote.gql(SESSIONS_PAGE);
     await three();
     await world.hub.gql(SESSIONS_PAGE);
+    await world.hub.gql(SESSIONS_SINCE, everSince(MERGES + i));
   }
   const alone: number[] = [];
   const threeAtOnce: number[] = [];
   const hub: number[] = [];
+  const hubAsking: number[] = [];
   for (let i = 0; i < MERGES; i++) {
     alone.push(await timed(() => remote.gql(SESSIONS_PAGE)));
     threeAtOnce.push(await timed(three));
     hub.push(await timed(() => world.hub.gql(SESSIONS_PAGE)));
+    hubAsking.push(await timed(() => world.hub.gql(SESSIONS_SINCE, everSince(i))));
   }
-  return { hubSessions, aloneSessions, alone, threeAtOnce, hub };
+  return { hubSessions, aloneSessions, alone, threeAtOnce, hub, hubAsking };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -319,9 +365,11 @@ async function run(sshd: TestSshd, corpus: string): Promise<RunResult> {
     const directId: string = first.id;
     const own = await openOwnTunnel(sshd, 'r1', remote);
     const bare = await openBareTunnel(sshd, 'r1', remote);
-    tunnels.push(own, bare);
+    const relay = await openByteRelay(remote);
+    tunnels.push(own, bare, relay);
     const paths: Path[] = [
       { name: 'direct', ask: (q, v) => remote.gql(q, v), id: directId },
+      { name: 'byte relay', ask: (q, v) => relay.client.query(q, v), id: directId },
       { name: 'tunnel only', ask: (q, v) => own.client.query(q, v), id: directId },
       { name: 'hub', ask: (q, v) => world.hub.gql(q, v), id: directId.replace(/^remote1:/, 'r1:') },
     ];
@@ -359,11 +407,23 @@ const load = (r: RunResult) => `${r.load[0].toFixed(1)} → ${r.load[1].toFixed(
 console.log(
   table(
     `1. One query hop, ${REQUESTS} sequential requests each over keep-alive HTTP (ms)`,
-    ['run', 'query', 'direct p50', 'p99', 'tunnel only p50', 'p99', 'hub p50', 'p99', 'hub − direct at p50'],
+    ['run', 'query', 'direct p50', 'p99', 'byte relay p50', 'tunnel only p50', 'p99', 'hub p50', 'p99', 'hub − direct at p50', 'hub − tunnel only'],
     each((r, run) =>
       r.hops.map((h) => {
-        const [direct, tunnel, hub] = ['direct', 'tunnel only', 'hub'].map((name) => h.latencies.get(name)!);
-        return [run, `\`${h.query}\``, ms(p50(direct)), ms(p99(direct)), ms(p50(tunnel)), ms(p99(tunnel)), ms(p50(hub)), ms(p99(hub)), ms(p50(hub) - p50(direct))];
+        const [direct, relay, tunnel, hub] = ['direct', 'byte relay', 'tunnel only', 'hub'].map((name) => h.latencies.get(name)!);
+        return [
+          run,
+          `\`${h.query}\``,
+          ms(p50(direct)),
+          ms(p99(direct)),
+          ms(p50(relay)),
+          ms(p50(tunnel)),
+          ms(p99(tunnel)),
+          ms(p50(hub)),
+          ms(p99(hub)),
+          ms(p50(hub) - p50(direct)),
+          ms(p50(hub) - p50(tunnel)),
+        ];
       }),
     ),
   ),
@@ -380,10 +440,38 @@ console.log();
 console.log(
   table(
     `3. \`sessions(first: 50) { nodes { id name updatedAt } }\`, ${MERGES} sequential requests each (ms)`,
-    ['run', 'one kernel (sessions)', 'p50', 'p99', 'three kernels at once, direct: p50', 'hub over three (sessions)', 'p50', 'p99', 'hub ÷ one at p50'],
+    [
+      'run',
+      'one kernel (sessions)',
+      'p50',
+      'p99',
+      'three kernels at once, direct: p50',
+      'hub over three (sessions)',
+      'pages kept: p50',
+      'p99',
+      'hub ÷ one at p50',
+      'every host asked: p50',
+      'p99',
+      'hub ÷ one at p50',
+    ],
     each((r, run) => {
       const m = r.merge;
-      return [[run, m.aloneSessions, ms(p50(m.alone)), ms(p99(m.alone)), ms(p50(m.threeAtOnce)), m.hubSessions, ms(p50(m.hub)), ms(p99(m.hub)), ms(p50(m.hub) / p50(m.alone))]];
+      return [
+        [
+          run,
+          m.aloneSessions,
+          ms(p50(m.alone)),
+          ms(p99(m.alone)),
+          ms(p50(m.threeAtOnce)),
+          m.hubSessions,
+          ms(p50(m.hub)),
+          ms(p99(m.hub)),
+          ms(p50(m.hub) / p50(m.alone)),
+          ms(p50(m.hubAsking)),
+          ms(p99(m.hubAsking)),
+          ms(p50(m.hubAsking) / p50(m.alone)),
+        ],
+      ];
     }),
   ),
 );

@@ -1,7 +1,7 @@
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fingerprint } from '../../federation/known-hosts';
 import { VERSION } from '../../spoke/version';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
@@ -344,6 +344,22 @@ describe('remote sessions through the hub', () => {
     expect(strict).toEqual({ forwardedTo: null, body: { data: { session: { id: 'gpu:gpu1' } } } });
   });
 
+  it('keeps a host\'s page of sessions while nothing changes there, and reads it again once something does', async () => {
+    const PAGE = `{ sessions(first: 50) { nodes { id dir turnCount } } }`;
+    const asked = vi.spyOn(remote.source, 'sessions');
+    try {
+      const first = (await hub.gql(PAGE)).data.sessions.nodes;
+      const again = (await hub.gql(PAGE)).data.sessions.nodes;
+      expect(again).toEqual(first);
+      expect(asked).toHaveBeenCalledTimes(1);
+      writeFileSync(join(remoteRoot, '-home-dev-demo', 'gpu3.jsonl'), line(prompt('gpu3-p1', null, 'a new session on gpu')));
+      await until(async () => (await hub.gql(PAGE)).data.sessions.nodes.some((n: any) => n.id === 'gpu:gpu3'), 'the new session in the merged list');
+      expect(asked.mock.calls.length).toBeGreaterThan(1);
+    } finally {
+      asked.mockRestore();
+    }
+  });
+
   it('merges the feed of both hosts', async () => {
     const { data } = await hub.gql(`{ feed { working { id updatedAt } completed { id updatedAt } } }`);
     const ids = [...data.feed.working, ...data.feed.completed].map((g: any) => g.id);
@@ -435,12 +451,14 @@ describe('remote sessions through the hub', () => {
 
   it('adds up usage over both hosts, a row per host under its alias', async () => {
     const { assistant } = await import('../helpers/records');
+    const BY_HOST = `{ usage(groupBy: HOST) { key inputTokens outputTokens } }`;
+    // what the remote counted before (earlier tests may have added replies), by its own name
+    const own = async () => (await remote.gql(BY_HOST)).data.usage.find((r: any) => r.key === 'gpubox')?.inputTokens ?? 0;
+    const before = await own();
     writeFileSync(join(remoteRoot, '-home-dev-demo', 'gpu2.jsonl'), line(prompt('u-p1', null, 'count tokens')) + line(assistant('u-a1', 'u-p1', [], 'end_turn')));
-    const rows = await until(async () => {
-      const { data } = await hub.gql(`{ usage(groupBy: HOST) { key inputTokens outputTokens } }`);
-      return data.usage.some((r: any) => r.key === 'gpu') && data.usage;
-    }, 'a usage row for gpu');
-    expect(rows.find((r: any) => r.key === 'gpu')).toEqual({ key: 'gpu', inputTokens: 1, outputTokens: 1 });
+    await until(async () => (await own()) === before + 1, 'the remote counting the new reply');
+    const rows = (await hub.gql(BY_HOST)).data.usage;
+    expect(rows.find((r: any) => r.key === 'gpu')).toEqual({ key: 'gpu', inputTokens: before + 1, outputTokens: before + 1 });
     expect(rows.some((r: any) => r.key === 'gpubox')).toBe(false);
     const days = (await hub.gql(`{ usage(groupBy: DAY) { key inputTokens } }`)).data.usage;
     const direct = (await remote.gql(`{ usage(groupBy: DAY) { key inputTokens } }`)).data.usage;

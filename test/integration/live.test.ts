@@ -216,4 +216,21 @@ describe('following a growing transcript', () => {
     await iterator.return?.();
     await consume;
   });
+
+  it('gives the sessions\' version at once, and a higher one after each change', async () => {
+    const versions: number[] = [];
+    const iterator = kernel.ws().iterate({ query: `subscription { sessionsVersion }` });
+    const consume = (async () => {
+      for await (const r of iterator) versions.push(r.data!.sessionsVersion as number);
+    })();
+    await until(() => versions.length > 0, 'the version now, before any change');
+    writeFileSync(join(root, '-home-dev-demo', 'versioned.jsonl'), line(prompt('v1', null, 'a change')));
+    await until(() => versions.length > 1, 'a new version after the change');
+    expect(versions[1]).toBeGreaterThan(versions[0]);
+    rmSync(join(root, '-home-dev-demo', 'versioned.jsonl'));
+    await until(() => versions.length > 2, 'a new version after the removal');
+    expect(versions[2]).toBeGreaterThan(versions[1]);
+    await iterator.return?.();
+    await consume;
+  });
 });
