@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VERSION } from '../spoke/version';
+import type { HubFastPath } from './hub-fast-path';
 import { renderLoginPage } from './login-page';
 import type { AccessPolicy } from './security/access';
 import { graphiqlPage, setSecurityHeaders } from './security/headers';
 import type { FailureThrottle } from './security/throttle';
 import { isAppRoute, serveWebClient } from './web-client';
-import type { HubFastPath } from './hub-fast-path';
 import type { LoomYoga } from './yoga';
 
 // The kernel's HTTP routes. Every request passes the Host and Origin checks first; /healthz and
