@@ -164,9 +164,10 @@ function executorOf(connection: HostConnection): RemoteExecutor | null {
   // the remote's messages name its objects by its own host name: say the hub's alias instead
   const renamed = (err: unknown) =>
     err instanceof RemoteAnswerError ? new RemoteAnswerError(err.message.replaceAll(`${kernel.hostName}:`, `${alias}:`), err.code) : err;
+  // a request that got no answer at all (the link dropped, the kernel stopped) is UNAVAILABLE
   const query = (document: string, variables: Record<string, unknown>, operationName?: string) =>
     kernel.client.query<Record<string, unknown>>(document, variables, operationName).catch((err) => {
-      throw renamed(err);
+      throw err instanceof RemoteAnswerError ? renamed(err) : new UnavailableError(`${alias} did not answer: ${(err as Error).message}`);
     });
   return {
     alias,

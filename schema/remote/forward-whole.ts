@@ -1,7 +1,6 @@
 import {
   getNamedType,
   getOperationAST,
-  GraphQLError,
   Kind,
   print,
   TypeInfo,
@@ -13,7 +12,8 @@ import {
   type FragmentDefinitionNode,
   type GraphQLSchema,
 } from 'graphql';
-import { RemoteAnswerError, type RemoteDirectory } from './delegate';
+import { asClientError } from '../errors';
+import type { RemoteDirectory } from './delegate';
 import { hostRenamer, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds } from './id-rewrite';
 
 // The hub's fast path: a query whose every root field names objects of one linked host (a
@@ -61,7 +61,7 @@ export function forwardPlan(schema: GraphQLSchema, document: DocumentNode, opera
 /**
  * Sends a planned operation to its one host and returns the answer with ids renamed, and the
  * host's alias; null when it must take the ordinary path (ids of several hosts or of this one, a
- * host unknown or down, the link failing), which then answers or says what is wrong.
+ * host unknown or down), which then answers or says what is wrong.
  */
 export async function forwardWhole(plan: ForwardPlan, variables: Record<string, unknown>, remotes: RemoteDirectory): Promise<{ host: string; result: ExecutionResult } | null> {
   let alias: string | null = null;
@@ -90,7 +90,9 @@ export async function forwardWhole(plan: ForwardPlan, variables: Record<string, 
   try {
     data = await remote.query(outgoing.query, rewriteVariableIds(variables, outgoing.idVariables, out), plan.operationName);
   } catch (err) {
-    if (err instanceof RemoteAnswerError) return { host: remote.alias, result: { data: null, errors: [new GraphQLError(err.message, { extensions: { code: err.code } })] } };
+    // the remote's own error, or no answer (UNAVAILABLE): asking again on the ordinary path would only wait twice
+    const known = asClientError(err);
+    if (known) return { host: remote.alias, result: { data: null, errors: [known] } };
     return null;
   }
   const back = hostRenamer(remote.remoteName, remote.alias);

@@ -181,6 +181,11 @@ describe('linking a host over SSH', () => {
     await startHub();
     expect((await link()).data.linkHost.status.state).toBe('UP');
     await remote.close();
+    // whether or not the hub has noticed yet: UNAVAILABLE, naming the host
+    for (const query of [`{ session(id: "gpu:gpu1") { id } }`, `{ session(id: "gpu:gpu1") { id host { name } } }`]) {
+      const { errors } = await hub.gql(query);
+      expect(errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^gpu (did not answer|is down since)/) });
+    }
     const down = await reaches('DOWN');
     expect(down).toMatchObject({ reason: 'KERNEL_NOT_RUNNING' });
     expect(down.message).toContain('loom up');
