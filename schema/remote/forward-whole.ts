@@ -58,12 +58,20 @@ export function forwardPlan(schema: GraphQLSchema, document: DocumentNode, opera
   return { schema, document, operationName, roots, ids, fragments, outgoing: new Map() };
 }
 
+export interface Forwarded {
+  /** the alias of the host that answered */
+  host: string;
+  result: ExecutionResult;
+  /** how long the host took to answer, as the hub waited for it */
+  remoteMs: number;
+}
+
 /**
- * Sends a planned operation to its one host and returns the answer with ids renamed, and the
- * host's alias; null when it must take the ordinary path (ids of several hosts or of this one, a
- * host unknown or down), which then answers or says what is wrong.
+ * Sends a planned operation to its one host and returns the answer with ids renamed; null when it
+ * must take the ordinary path (ids of several hosts or of this one, a host unknown or down), which
+ * then answers or says what is wrong.
  */
-export async function forwardWhole(plan: ForwardPlan, variables: Record<string, unknown>, remotes: RemoteDirectory): Promise<{ host: string; result: ExecutionResult } | null> {
+export async function forwardWhole(plan: ForwardPlan, variables: Record<string, unknown>, remotes: RemoteDirectory): Promise<Forwarded | null> {
   let alias: string | null = null;
   for (const source of plan.ids) {
     const id = 'literal' in source ? source.literal : variables[source.variable];
@@ -87,21 +95,23 @@ export async function forwardWhole(plan: ForwardPlan, variables: Record<string, 
     plan.outgoing.set(key, outgoing);
   }
   let data: Record<string, unknown>;
+  const asked = performance.now();
   try {
     data = await remote.query(outgoing.query, rewriteVariableIds(variables, outgoing.idVariables, out), plan.operationName);
   } catch (err) {
     // the remote's own error, or no answer (UNAVAILABLE): asking again on the ordinary path would only wait twice
     const known = asClientError(err);
-    if (known) return { host: remote.alias, result: { data: null, errors: [known] } };
+    if (known) return { host: remote.alias, result: { data: null, errors: [known] }, remoteMs: performance.now() - asked };
     return null;
   }
+  const remoteMs = performance.now() - asked;
   const back = hostRenamer(remote.remoteName, remote.alias);
   const query = plan.schema.getQueryType()!.getFields();
   for (const root of plan.roots) {
     const key = root.alias?.value ?? root.name.value;
     data[key] = rewriteResultIds(plan.schema, data[key], query[root.name.value].type, root.selectionSet, plan.fragments, back);
   }
-  return { host: remote.alias, result: { data } };
+  return { host: remote.alias, result: { data }, remoteMs };
 }
 
 /** True when any selection of the document (fragments included) asks for a Host. */

@@ -220,15 +220,29 @@ async function openByteRelay(remote: KernelProcess): Promise<OwnTunnel> {
 interface HopResult {
   query: string;
   latencies: Map<string, number[]>;
+  /** the hub's Server-Timing for each measured request: its own work, and the host's answer as it waited */
+  hubTimings: ServerTiming[];
 }
 
-async function measureHop(paths: Path[], label: string, query: string): Promise<HopResult> {
+interface ServerTiming {
+  hub: number;
+  remote: number;
+}
+
+/** What the hub's fast path says of one answer. */
+function serverTiming(header: string | null): ServerTiming | null {
+  const m = /hub;dur=([\d.]+), remote;dur=([\d.]+)/.exec(header ?? '');
+  return m ? { hub: Number(m[1]), remote: Number(m[2]) } : null;
+}
+
+async function measureHop(paths: Path[], label: string, query: string, hubTimings: ServerTiming[]): Promise<HopResult> {
   const latencies = new Map(paths.map((p) => [p.name, [] as number[]]));
   for (let i = 0; i < 100; i++) for (const p of paths) await p.ask(query, { id: p.id });
+  hubTimings.length = 0;
   for (let i = 0; i < REQUESTS; i++) {
     for (const p of paths) latencies.get(p.name)!.push(await timed(() => p.ask(query, { id: p.id })));
   }
-  return { query: label, latencies };
+  return { query: label, latencies, hubTimings: hubTimings.splice(0) };
 }
 
 // 2. Eight concurrent queries at a time: through a tunnel they share one SSH connection (the
@@ -367,13 +381,26 @@ async function run(sshd: TestSshd, corpus: string): Promise<RunResult> {
     const bare = await openBareTunnel(sshd, 'r1', remote);
     const relay = await openByteRelay(remote);
     tunnels.push(own, bare, relay);
+    const hubTimings: ServerTiming[] = [];
     const paths: Path[] = [
       { name: 'direct', ask: (q, v) => remote.gql(q, v), id: directId },
       { name: 'byte relay', ask: (q, v) => relay.client.query(q, v), id: directId },
       { name: 'tunnel only', ask: (q, v) => own.client.query(q, v), id: directId },
-      { name: 'hub', ask: (q, v) => world.hub.gql(q, v), id: directId.replace(/^remote1:/, 'r1:') },
+      {
+        name: 'hub',
+        async ask(q, v) {
+          const { data, serverTiming: header } = await world.hub.timedGql(q, v);
+          const timing = serverTiming(header);
+          if (timing) hubTimings.push(timing);
+          return data;
+        },
+        id: directId.replace(/^remote1:/, 'r1:'),
+      },
     ];
-    const hops = [await measureHop(paths, 'session(id) { id name turnCount }', SESSION), await measureHop(paths, 'transcript(limit: 20)', TRANSCRIPT)];
+    const hops = [
+      await measureHop(paths, 'session(id) { id name turnCount }', SESSION, hubTimings),
+      await measureHop(paths, 'transcript(limit: 20)', TRANSCRIPT, hubTimings),
+    ];
     const bursts = await measureBursts([...paths, { name: 'tunnel, no command run first', ask: (q, v) => bare.client.query(q, v), id: directId }]);
     for (const t of tunnels.splice(0)) t.close();
 
@@ -424,6 +451,20 @@ console.log(
           ms(p50(hub) - p50(direct)),
           ms(p50(hub) - p50(tunnel)),
         ];
+      }),
+    ),
+  ),
+);
+console.log();
+console.log(
+  table(
+    `1b. The hub's own account of the same requests (its Server-Timing header, ms)`,
+    ['run', 'query', 'answers', "hub's own work p50", 'p99', 'the host, as the hub waited: p50', 'p99', 'tunnel only p50 (the same host, from the bench)'],
+    each((r, run) =>
+      r.hops.map((h) => {
+        const own = h.hubTimings.map((t) => t.hub);
+        const waited = h.hubTimings.map((t) => t.remote);
+        return [run, `\`${h.query}\``, h.hubTimings.length, ms(p50(own)), ms(p99(own)), ms(p50(waited)), ms(p99(waited)), ms(p50(h.latencies.get('tunnel only')!))];
       }),
     ),
   ),

@@ -18,6 +18,8 @@ export interface KernelProcess {
   token: string;
   /** POSTs one operation over keep-alive HTTP; rejects on any GraphQL error */
   gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  /** the same, with the response's Server-Timing header (a hub's fast path sends one) */
+  timedGql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data: T; serverTiming: string | null }>;
   /** a graphql-ws client signed in with the token */
   ws(): Client;
   stop(): Promise<void>;
@@ -61,7 +63,8 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
     port: Number(new URL(url).port),
     stateDir: options.stateDir,
     token,
-    gql: (query, variables) => post(url, token, agent, query, variables),
+    gql: async <T>(query: string, variables?: Record<string, unknown>) => (await post<T>(url, token, agent, query, variables)).data,
+    timedGql: (query, variables) => post(url, token, agent, query, variables),
     ws() {
       const client = createClient({ url: `${url.replace('http', 'ws')}graphql`, webSocketImpl: WebSocket, connectionParams: { token }, retryAttempts: 0 });
       clients.push(client);
@@ -82,7 +85,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-function post<T>(url: string, token: string, agent: Agent, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+function post<T>(url: string, token: string, agent: Agent, query: string, variables: Record<string, unknown> = {}): Promise<{ data: T; serverTiming: string | null }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -102,7 +105,7 @@ function post<T>(url: string, token: string, agent: Agent, query: string, variab
         res.on('end', () => {
           const body = JSON.parse(text) as { data?: T; errors?: { message: string }[] };
           if (body.errors?.length) reject(new Error(`${body.errors[0].message} (in ${query.slice(0, 80)})`));
-          else resolve(body.data as T);
+          else resolve({ data: body.data as T, serverTiming: (res.headers['server-timing'] as string | undefined) ?? null });
         });
       },
     );

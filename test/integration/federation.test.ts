@@ -309,13 +309,14 @@ describe('remote sessions through the hub', () => {
   /** POSTs like gql, and also says which host the hub forwarded the query to, if it did */
   const ask = async (query: string, variables: Record<string, unknown> = {}, accept = 'application/json') => {
     const res = await hub.fetch('graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query, variables }) });
-    return { forwardedTo: res.headers.get('x-loom-forwarded-to'), body: (await res.json()) as any };
+    return { forwardedTo: res.headers.get('x-loom-forwarded-to'), timing: res.headers.get('server-timing'), body: (await res.json()) as any };
   };
 
   it('answers a query about one remote host alike whether it is forwarded whole or run on the hub', async () => {
     const FIELDS = `id name turnCount turns { id trigger { id } segments { input { id } } }`;
     const asked = await ask(`query($id: ID!) { a: session(id: $id) { ${FIELDS} } b: transcript(sessionId: $id, limit: 5) { entries { id } } }`, { id: 'gpu:gpu1' });
     expect(asked.forwardedTo).toBe('gpu');
+    expect(asked.timing).toMatch(/^hub;dur=\d+\.\d\d, remote;dur=\d+\.\d\d$/);
     const whole = asked.body;
     // asking for the Host keeps the query on the hub, which answers the Host itself
     const kept = await ask(`query($id: ID!) { a: session(id: $id) { ${FIELDS} host { name } } b: transcript(sessionId: $id, limit: 5) { entries { id } } }`, { id: 'gpu:gpu1' });
@@ -346,7 +347,7 @@ describe('remote sessions through the hub', () => {
     expect(mixed.body.data).toEqual({ a: { id: 'gpu:gpu1' }, b: { id: 'laptop:hub1' } });
     // a client that takes only graphql-response+json gets it from the ordinary path
     const strict = await ask(`{ session(id: "gpu:gpu1") { id } }`, {}, 'application/graphql-response+json');
-    expect(strict).toEqual({ forwardedTo: null, body: { data: { session: { id: 'gpu:gpu1' } } } });
+    expect(strict).toEqual({ forwardedTo: null, timing: null, body: { data: { session: { id: 'gpu:gpu1' } } } });
   });
 
   it('keeps a host\'s page of sessions while nothing changes there, and reads it again once something does', async () => {
