@@ -96,5 +96,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
+    // a client gone mid-body: after 'end' this changes nothing
+    req.on('close', () => reject(new Error('the request closed before its body ended')));
   });
 }
