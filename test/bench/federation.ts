@@ -30,7 +30,8 @@ import { LOOM, startKernelProcess, type KernelProcess } from './kernel-process';
 //   4. a line appended on a remote → a `sessionStream` subscriber, direct vs through the hub.
 // 1 and 2 also go through a tunnel of this process's own, opened with the hub's code
 // (federation/), to tell what the SSH hop costs from what the hub's GraphQL work costs, and
-// through a byte relay process (what one more process in the path costs at the least); 2 also
+// through a byte relay process (what one more process in the path costs at the least) and a
+// minimal HTTP proxy over the same SSH code (the least a hub speaking HTTP could cost); 2 also
 // through a tunnel on an SSH connection that never ran a command, where sshd leaves Nagle on.
 
 const { values } = parseArgs({
@@ -52,6 +53,7 @@ const APPENDS = Number(values.appends);
 const CONCURRENCY = 8;
 const APPEND_GAP_MS = 20;
 const ALIASES = ['r1', 'r2', 'r3'];
+const REPO = join(import.meta.dirname, '..', '..');
 
 const SESSION = `query($id: ID!) { session(id: $id) { id name turnCount } }`;
 const TRANSCRIPT = `query($id: ID!) { transcript(sessionId: $id, limit: 20) { maxSequence entries { id sequence type promptLine } } }`;
@@ -184,11 +186,33 @@ async function openBareTunnel(sshd: TestSshd, alias: string, remote: KernelProce
 }
 
 /**
+ * A process standing between the bench and the remote kernel, which prints the port it listens on,
+ * and the same client as the other paths with its connections made to that port instead.
+ */
+async function openInBetween(args: string[], remote: KernelProcess): Promise<OwnTunnel> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO });
+  const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
+  class InBetween extends Agent {
+    override createConnection(_options: ClientRequestArgs) {
+      return tcpConnect(port, '127.0.0.1').setNoDelay(true);
+    }
+  }
+  const client = new RemoteClient(new InBetween({ keepAlive: true, maxSockets: 8 }), remote.port, remote.token);
+  return {
+    client,
+    close() {
+      client.close();
+      child.kill();
+    },
+  };
+}
+
+/**
  * The cheapest hub there could be: a process that copies bytes both ways between a loopback port
  * and the remote kernel's, parsing nothing. What it adds is what one more process in the path
  * costs on this machine, before any work of the hub's own.
  */
-async function openByteRelay(remote: KernelProcess): Promise<OwnTunnel> {
+function openByteRelay(remote: KernelProcess): Promise<OwnTunnel> {
   const relay = `const net = require('node:net');
     const server = net.createServer((client) => {
       const kernel = net.connect(${remote.port}, '127.0.0.1');
@@ -197,22 +221,12 @@ async function openByteRelay(remote: KernelProcess): Promise<OwnTunnel> {
       client.on('error', () => kernel.destroy()); kernel.on('error', () => client.destroy());
     });
     server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
-  const child = spawn(process.execPath, ['-e', relay], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
-  // the same client as the other paths, its connections made to the relay instead
-  class RelayAgent extends Agent {
-    override createConnection(_options: ClientRequestArgs) {
-      return tcpConnect(port, '127.0.0.1').setNoDelay(true);
-    }
-  }
-  const client = new RemoteClient(new RelayAgent({ keepAlive: true, maxSockets: 8 }), remote.port, remote.token);
-  return {
-    client,
-    close() {
-      client.close();
-      child.kill();
-    },
-  };
+  return openInBetween(['-e', relay], remote);
+}
+
+/** The least hub that speaks HTTP on both sides over SSH (test/bench/minimal-proxy.ts). */
+function openMinimalProxy(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnTunnel> {
+  return openInBetween(['--import', 'tsx', join(REPO, 'test', 'bench', 'minimal-proxy.ts'), sshd.home, sshd.user, alias, remote.stateDir, `node ${LOOM}`], remote);
 }
 
 // 1. One query hop: the paths interleaved, request by request, so all see the same machine.
@@ -380,11 +394,13 @@ async function run(sshd: TestSshd, corpus: string): Promise<RunResult> {
     const own = await openOwnTunnel(sshd, 'r1', remote);
     const bare = await openBareTunnel(sshd, 'r1', remote);
     const relay = await openByteRelay(remote);
-    tunnels.push(own, bare, relay);
+    const proxy = await openMinimalProxy(sshd, 'r1', remote);
+    tunnels.push(own, bare, relay, proxy);
     const hubTimings: ServerTiming[] = [];
     const paths: Path[] = [
       { name: 'direct', ask: (q, v) => remote.gql(q, v), id: directId },
       { name: 'byte relay', ask: (q, v) => relay.client.query(q, v), id: directId },
+      { name: 'minimal proxy over SSH', ask: (q, v) => proxy.client.query(q, v), id: directId },
       { name: 'tunnel only', ask: (q, v) => own.client.query(q, v), id: directId },
       {
         name: 'hub',
@@ -434,10 +450,10 @@ const load = (r: RunResult) => `${r.load[0].toFixed(1)} → ${r.load[1].toFixed(
 console.log(
   table(
     `1. One query hop, ${REQUESTS} sequential requests each over keep-alive HTTP (ms)`,
-    ['run', 'query', 'direct p50', 'p99', 'byte relay p50', 'tunnel only p50', 'p99', 'hub p50', 'p99', 'hub − direct at p50', 'hub − tunnel only'],
+    ['run', 'query', 'direct p50', 'p99', 'byte relay p50', 'tunnel only p50', 'minimal proxy over SSH p50', 'hub p50', 'p99', 'hub − direct at p50', 'hub − minimal proxy'],
     each((r, run) =>
       r.hops.map((h) => {
-        const [direct, relay, tunnel, hub] = ['direct', 'byte relay', 'tunnel only', 'hub'].map((name) => h.latencies.get(name)!);
+        const [direct, relay, tunnel, proxy, hub] = ['direct', 'byte relay', 'tunnel only', 'minimal proxy over SSH', 'hub'].map((name) => h.latencies.get(name)!);
         return [
           run,
           `\`${h.query}\``,
@@ -445,11 +461,11 @@ console.log(
           ms(p99(direct)),
           ms(p50(relay)),
           ms(p50(tunnel)),
-          ms(p99(tunnel)),
+          ms(p50(proxy)),
           ms(p50(hub)),
           ms(p99(hub)),
           ms(p50(hub) - p50(direct)),
-          ms(p50(hub) - p50(tunnel)),
+          ms(p50(hub) - p50(proxy)),
         ];
       }),
     ),
