@@ -3,9 +3,14 @@
 // so it is kept and given again. The remote's `sessionsVersion` stream says when anything
 // changes: it gives the version at once (from then on no change can pass unseen) and again at
 // every change, which drops every kept answer. An answer is kept only if the version did not
-// move while it was on its way; while the stream is not running, nothing is kept.
+// move while it was on its way; while the stream is not running, nothing is kept. A dropped
+// stream is subscribed again after a pause, for as long as the link lasts; a remote that refuses
+// it (an older Loom) is simply always asked.
+
+import { RemoteAnswerError } from '../schema/remote/delegate';
 
 const MAX_ANSWERS = 32;
+const RESUBSCRIBE_MS = 2_000;
 
 export interface VersionSource {
   stream<T>(query: string, variables: Record<string, unknown>): AsyncIterableIterator<T>;
@@ -14,10 +19,12 @@ export interface VersionSource {
 export class ListCache {
   private version: number | null = null;
   private readonly answers = new Map<string, Record<string, unknown>>();
-  private readonly versions: AsyncIterableIterator<{ sessionsVersion: number }>;
+  private versions: AsyncIterableIterator<{ sessionsVersion: number }> | null = null;
+  private closed = false;
+  private pause: NodeJS.Timeout | undefined;
+  private wake: (() => void) | null = null;
 
-  constructor(remote: VersionSource) {
-    this.versions = remote.stream<{ sessionsVersion: number }>('subscription { sessionsVersion }', {});
+  constructor(private readonly remote: VersionSource) {
     void this.follow();
   }
 
@@ -36,17 +43,29 @@ export class ListCache {
   }
 
   close(): void {
-    void this.versions.return?.();
+    this.closed = true;
+    clearTimeout(this.pause);
+    this.wake?.();
+    void this.versions?.return?.();
     this.moved(null);
   }
 
   private async follow(): Promise<void> {
-    try {
-      for await (const { sessionsVersion } of this.versions) this.moved(sessionsVersion);
-    } catch {
-      // the link is going down, or the remote predates sessionsVersion: keep nothing
+    while (!this.closed) {
+      this.versions = this.remote.stream<{ sessionsVersion: number }>('subscription { sessionsVersion }', {});
+      try {
+        for await (const { sessionsVersion } of this.versions) this.moved(sessionsVersion);
+      } catch (err) {
+        if (err instanceof RemoteAnswerError) this.closed = true; // refused, not dropped
+      }
+      this.moved(null);
+      if (!this.closed) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          this.pause = setTimeout(resolve, RESUBSCRIBE_MS);
+        });
+      }
     }
-    this.moved(null);
   }
 
   private moved(version: number | null): void {

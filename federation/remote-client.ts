@@ -12,9 +12,13 @@ import { TOKEN_HEADER, VIA_HUB_HEADER } from '../server/security/access';
 
 const MAX_ANSWER = 64 * 2 ** 20;
 const ANSWER_TIMEOUT_MS = 15_000;
+/** Requests on their way at once; each takes a channel of its own, so this bounds them too. */
+const MAX_IN_FLIGHT = 8;
 
 export class RemoteClient {
   private socket: WsClient | null = null;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(
     private readonly agent: Agent,
@@ -24,7 +28,9 @@ export class RemoteClient {
 
   /** POSTs one operation; rejects with the remote's first error. */
   async query<T>(query: string, variables: Record<string, unknown> = {}, operationName?: string): Promise<T> {
-    const { status, body } = await this.send('POST', '/graphql', JSON.stringify({ query, variables, operationName }));
+    // a mutation is never sent twice: the remote may have done it before its channel closed
+    const resend = !/^\s*mutation\b/.test(query);
+    const { status, body } = await this.send('POST', '/graphql', JSON.stringify({ query, variables, operationName }), resend);
     let parsed: { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
     try {
       parsed = JSON.parse(body);
@@ -48,7 +54,7 @@ export class RemoteClient {
   /** The round trip of the cheapest request, in ms; rejects when the kernel does not answer. */
   async ping(): Promise<number> {
     const started = performance.now();
-    const { status } = await this.send('GET', '/healthz');
+    const { status } = await this.send('GET', '/healthz', undefined, true);
     if (status !== 200) throw new Error(`healthz answered ${status}`);
     return performance.now() - started;
   }
@@ -77,17 +83,31 @@ export class RemoteClient {
   }
 
   /**
-   * One request, sent again once when a kept-alive channel turns out closed before any answer:
-   * the remote kernel ends idle connections, and one may end just as it is reused. It ends only
-   * idle ones, so the request was never read.
+   * One request, after at most MAX_IN_FLIGHT - 1 others. With `resend`, it is sent again once when
+   * a kept-alive channel turns out closed before any answer: the remote kernel ends idle
+   * connections, and one may end just as it is reused.
    */
-  private async send(method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+  private async send(method: string, path: string, body: string | undefined, resend: boolean): Promise<{ status: number; body: string }> {
+    const release = await this.turn();
     try {
       return await this.sendOnce(method, path, body);
     } catch (err) {
-      if (!(err instanceof StaleConnectionError)) throw err;
-      return this.sendOnce(method, path, body);
+      if (!resend || !(err instanceof StaleConnectionError)) throw err;
+      return await this.sendOnce(method, path, body);
+    } finally {
+      release();
     }
+  }
+
+  /** Waits for a place among the requests in flight; the release hands it to the next in line. */
+  private async turn(): Promise<() => void> {
+    if (this.inFlight < MAX_IN_FLIGHT) this.inFlight++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return () => {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.inFlight--;
+    };
   }
 
   private sendOnce(method: string, path: string, body?: string): Promise<{ status: number; body: string }> {

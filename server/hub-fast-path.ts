@@ -33,11 +33,11 @@ export function hubFastPath(yoga: LoomYoga, remotes: RemoteDirectory): HubFastPa
   const plans = new Map<string, ForwardPlan | null>();
 
   const planFor = (req: IncomingMessage, query: string, operationName: string | undefined): ForwardPlan | null => {
-    const key = `${operationName ?? ''}\n${query}`;
+    const key = JSON.stringify([operationName ?? null, query]);
     let plan = plans.get(key);
     if (plan === undefined) {
-      const enveloped = yoga.getEnveloped({ req });
       try {
+        const enveloped = yoga.getEnveloped({ req });
         const document = enveloped.parse(query);
         plan = enveloped.validate(enveloped.schema, document).length === 0 ? forwardPlan(enveloped.schema, document, operationName) : null;
       } catch {
@@ -50,12 +50,18 @@ export function hubFastPath(yoga: LoomYoga, remotes: RemoteDirectory): HubFastPa
   };
 
   return async (req, res) => {
-    const arrived = performance.now();
     if (!remotes.linked() || req.method !== 'POST' || req.headers[VIA_HUB_HEADER] === '1') return false;
-    if (!req.headers['content-type']?.includes('application/json') || !acceptsJson(req.headers.accept)) return false;
+    if (!isJson(req.headers['content-type']) || !acceptsJson(req.headers.accept)) return false;
     const length = Number(req.headers['content-length']);
     if (!(length > 0 && length <= MAX_BODY)) return false;
-    const raw = await readBody(req);
+    let raw: Buffer;
+    try {
+      raw = await readBody(req);
+    } catch {
+      res.destroy(); // the client went away mid-body: no one to answer
+      return true;
+    }
+    const arrived = performance.now();
     // yoga reads a body a server already read from here (as it does behind body parsers)
     (req as IncomingMessage & { body?: Buffer }).body = raw;
     const params = parseParams(raw);
@@ -66,6 +72,7 @@ export function hubFastPath(yoga: LoomYoga, remotes: RemoteDirectory): HubFastPa
     const hubMs = performance.now() - arrived - forwarded.remoteMs;
     res.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
       [FORWARDED_HEADER]: forwarded.host,
       // where the time went, for browser dev tools and benches: the hub's own work, the host's answer
       'server-timing': `hub;dur=${hubMs.toFixed(2)}, remote;dur=${forwarded.remoteMs.toFixed(2)}`,
@@ -82,6 +89,11 @@ function parseParams(body: Buffer): z.infer<typeof GraphQLParams> | null {
   } catch {
     return null;
   }
+}
+
+/** Exactly application/json: never a type a page can send cross-site without a preflight. */
+function isJson(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0].trim().toLowerCase() === 'application/json';
 }
 
 /** No Accept, or one that takes JSON: others get what they asked for from yoga. */
