@@ -162,17 +162,22 @@ function executorOf(connection: HostConnection): RemoteExecutor | null {
   if (!kernel) return null;
   const alias = connection.host.name;
   // the remote's messages name its objects by its own host name: say the hub's alias instead
-  const renamed = (err: unknown) =>
-    err instanceof RemoteAnswerError ? new RemoteAnswerError(err.message.replaceAll(`${kernel.hostName}:`, `${alias}:`), err.code) : err;
+  const inAlias = (message: string) => message.replaceAll(`${kernel.hostName}:`, `${alias}:`);
+  const renamed = (err: unknown) => (err instanceof RemoteAnswerError ? new RemoteAnswerError(inAlias(err.message), err.code) : err);
   // a request that got no answer at all (the link dropped, the kernel stopped) is UNAVAILABLE
+  const failed = (err: unknown) => {
+    throw err instanceof RemoteAnswerError ? renamed(err) : new UnavailableError(`${alias} did not answer: ${(err as Error).message}`);
+  };
   const query = (document: string, variables: Record<string, unknown>, operationName?: string) =>
-    kernel.client.query<Record<string, unknown>>(document, variables, operationName).catch((err) => {
-      throw err instanceof RemoteAnswerError ? renamed(err) : new UnavailableError(`${alias} did not answer: ${(err as Error).message}`);
-    });
+    kernel.client.query<Record<string, unknown>>(document, variables, operationName).catch(failed);
   return {
     alias,
     remoteName: kernel.hostName,
     query,
+    execute: async (document, variables, operationName) => {
+      const { data, errors } = await kernel.client.execute(document, variables, operationName).catch(failed);
+      return { data, errors: errors.map((e) => ({ ...e, message: inAlias(e.message) })) };
+    },
     queryLists: (document, variables) => kernel.lists.read(`${document}\n${JSON.stringify(variables)}`, () => query(document, variables)),
     subscribe: (document, variables) => mapIterator(kernel.client.stream<Record<string, unknown>>(document, variables), (data) => data, renamed),
   };

@@ -1,7 +1,7 @@
 import { request, type Agent } from 'node:http';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { RemoteAnswerError } from '../schema/remote/delegate';
+import { RemoteAnswerError, type RemoteError, type RemoteResult } from '../schema/remote/delegate';
 import { mapIterator } from '../schema/remote/map-iterator';
 import { TOKEN_HEADER, VIA_HUB_HEADER } from '../server/security/access';
 
@@ -28,18 +28,24 @@ export class RemoteClient {
 
   /** POSTs one operation; rejects with the remote's first error. */
   async query<T>(query: string, variables: Record<string, unknown> = {}, operationName?: string): Promise<T> {
+    const { data, errors } = await this.execute(query, variables, operationName);
+    const [error] = errors;
+    if (error) throw new RemoteAnswerError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
+    return data as T;
+  }
+
+  /** POSTs one operation and gives its whole answer, data and errors alike. */
+  async execute(query: string, variables: Record<string, unknown> = {}, operationName?: string): Promise<RemoteResult> {
     // a mutation is never sent twice: the remote may have done it before its channel closed
     const resend = !/^\s*mutation\b/.test(query);
     const { status, body } = await this.send('POST', '/graphql', JSON.stringify({ query, variables, operationName }), resend);
-    let parsed: { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
+    let parsed: { data?: Record<string, unknown> | null; errors?: RemoteError[] };
     try {
       parsed = JSON.parse(body);
     } catch {
       throw new RemoteAnswerError(`the remote kernel answered ${status} with no JSON`, 'UNAVAILABLE');
     }
-    const error = parsed.errors?.[0];
-    if (error) throw new RemoteAnswerError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
-    return parsed.data as T;
+    return { data: parsed.data ?? null, errors: parsed.errors ?? [] };
   }
 
   /** Each event of a subscription; throws RemoteAnswerError for the remote's errors, anything else when the socket drops. */

@@ -41,7 +41,8 @@ export function createLoomYoga(source: Source, hosts: HostDirectory & RemoteDire
       maskError: (error, message) => {
         const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
         const known = asClientError(original);
-        if (known) return known;
+        // where it happened stays with it: `path` says which field of the answer is missing
+        if (known) return error instanceof GraphQLError ? new GraphQLError(known.message, { nodes: error.nodes, path: error.path, extensions: known.extensions }) : known;
         // A GraphQLError caused by nothing but GraphQL itself is about the request (a variable
         // of the wrong type, an unknown field): the caller can fix it, so it keeps its message.
         if (error instanceof GraphQLError && original instanceof GraphQLError) {

@@ -33,6 +33,19 @@ export class RemoteAnswerError extends Error {
   }
 }
 
+/** An error in a remote's answer, as the wire carries it. */
+export interface RemoteError {
+  message: string;
+  path?: (string | number)[];
+  extensions?: { code?: string };
+}
+
+/** A remote's whole answer: what data it has, and its errors. */
+export interface RemoteResult {
+  data: Record<string, unknown> | null;
+  errors: RemoteError[];
+}
+
 /** One linked kernel as the schema sees it (federation/ provides it). */
 export interface RemoteExecutor {
   /** the hub's name for the host */
@@ -41,6 +54,8 @@ export interface RemoteExecutor {
   remoteName: string;
   /** the data of one operation; rejects with RemoteAnswerError for the remote's errors */
   query(document: string, variables: Record<string, unknown>, operationName?: string): Promise<Record<string, unknown>>;
+  /** the whole answer to one operation, data and errors alike; rejects only when there is none */
+  execute(document: string, variables: Record<string, unknown>, operationName?: string): Promise<RemoteResult>;
   /** like query, for a read that depends only on the remote's sessions: answered again from the hub's copy until one of them changes */
   queryLists(document: string, variables: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** each event's data; throws RemoteAnswerError for the remote's errors, anything else when the link drops */

@@ -1,6 +1,7 @@
 import {
   getNamedType,
   getOperationAST,
+  GraphQLError,
   Kind,
   print,
   TypeInfo,
@@ -13,7 +14,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { asClientError } from '../errors';
-import type { RemoteDirectory } from './delegate';
+import type { RemoteDirectory, RemoteResult } from './delegate';
 import { hostRenamer, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds } from './id-rewrite';
 
 // The hub's fast path: a query whose every root field names objects of one linked host (a
@@ -94,24 +95,29 @@ export async function forwardWhole(plan: ForwardPlan, variables: Record<string, 
     outgoing = { query: print(rewritten.document), idVariables: rewritten.idVariables };
     plan.outgoing.set(key, outgoing);
   }
-  let data: Record<string, unknown>;
+  let answer: RemoteResult;
   const asked = performance.now();
   try {
-    data = await remote.query(outgoing.query, rewriteVariableIds(variables, outgoing.idVariables, out), plan.operationName);
+    answer = await remote.execute(outgoing.query, rewriteVariableIds(variables, outgoing.idVariables, out), plan.operationName);
   } catch (err) {
-    // the remote's own error, or no answer (UNAVAILABLE): asking again on the ordinary path would only wait twice
+    // no answer (UNAVAILABLE): asking again on the ordinary path would only wait twice
     const known = asClientError(err);
     if (known) return { host: remote.alias, result: { data: null, errors: [known] }, remoteMs: performance.now() - asked };
     return null;
   }
   const remoteMs = performance.now() - asked;
-  const back = hostRenamer(remote.remoteName, remote.alias);
-  const query = plan.schema.getQueryType()!.getFields();
-  for (const root of plan.roots) {
-    const key = root.alias?.value ?? root.name.value;
-    data[key] = rewriteResultIds(plan.schema, data[key], query[root.name.value].type, root.selectionSet, plan.fragments, back);
+  const { data } = answer;
+  if (data) {
+    const back = hostRenamer(remote.remoteName, remote.alias);
+    const query = plan.schema.getQueryType()!.getFields();
+    for (const root of plan.roots) {
+      const key = root.alias?.value ?? root.name.value;
+      data[key] = rewriteResultIds(plan.schema, data[key], query[root.name.value].type, root.selectionSet, plan.fragments, back);
+    }
   }
-  return { host: remote.alias, result: { data }, remoteMs };
+  // the remote's errors as they are (their locations are in the printed copy it was sent, so not kept)
+  const errors = answer.errors.map((e) => new GraphQLError(e.message, { path: e.path, extensions: { code: e.extensions?.code ?? 'UNAVAILABLE' } }));
+  return { host: remote.alias, result: errors.length ? { data, errors } : { data }, remoteMs };
 }
 
 /** True when any selection of the document (fragments included) asks for a Host. */

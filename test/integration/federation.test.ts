@@ -331,6 +331,16 @@ describe('remote sessions through the hub', () => {
       const missing = await hub.gql(query);
       expect(missing.errors[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' }, message: expect.stringMatching(/^no session gpu:nope\b/) });
     }
+    // one root failing leaves the others' data, on either path
+    const PARTLY = (extra: string) => `{ bad: session(id: "gpu:gpu1") { id turns(last: -1) { id } } good: session(id: "gpu:gpu1") { id ${extra} } }`;
+    const forwarded = await ask(PARTLY(''));
+    expect(forwarded.forwardedTo).toBe('gpu');
+    const onHubToo = await ask(PARTLY('host { name }'));
+    expect(onHubToo.forwardedTo).toBeNull();
+    for (const { body } of [forwarded, onHubToo]) {
+      expect(body.data).toMatchObject({ bad: null, good: { id: 'gpu:gpu1' } });
+      expect(body.errors).toEqual([expect.objectContaining({ path: expect.arrayContaining(['bad']), extensions: { code: 'BAD_USER_INPUT' } })]);
+    }
   });
 
   it('forwards only what the hub itself validates, and answers the rest itself', async () => {
