@@ -9,8 +9,8 @@ import type { LoomYoga } from './yoga';
 // before yoga sees it: yoga's Fetch-API request pipeline costs about what the whole answer costs
 // the remote kernel, so skipping it is most of what keeps a hop through the hub cheap
 // (docs/performance.md, Federation). The query is still parsed and validated once per text by
-// yoga's own parse and validate, limits included; anything else, and anything that goes wrong
-// here, is handed to yoga with the body already read.
+// yoga's own parse and validate, limits included; anything else, and a host found unknown or down
+// before it is asked, is handed to yoga with the body already read.
 
 /** Bodies past this go to yoga, which has its own limit: a routed query is small. */
 const MAX_BODY = 64 * 1024;
