@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowser, type TestBrowser } from '../helpers/browser';
-import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { FAST_LINKS, FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
 import { startSshd, type TestSshd } from '../helpers/sshd';
 import { until } from '../helpers/wait';
@@ -12,7 +12,6 @@ import { until } from '../helpers/wait';
 // "stale" badge on the sessions of a host that went down. Every kernel gets a temp HOME for SSH,
 // so nothing touches the real ~/.ssh.
 
-const FAST = { keepaliveMs: 300, backoff: { baseMs: 100, capMs: 400 } };
 const LINK = `mutation($target: String!, $name: String, $command: String, $stateDir: String) {
   linkHost(target: $target, name: $name, command: $command, stateDir: $stateDir) { name status { state reason } } }`;
 /** nothing listens on port 1: linking it answers DOWN, UNREACHABLE */
@@ -29,7 +28,7 @@ describe('the network popover', () => {
   let home: string;
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'loom-net-home-'));
-    kernel = await startTestKernel(FIXTURES, { federation: { home, ...FAST } });
+    kernel = await startTestKernel(FIXTURES, { federation: { home, ...FAST_LINKS } });
   });
   afterAll(async () => {
     await kernel?.close();
@@ -141,7 +140,7 @@ describe('the sessions of a host that goes down', () => {
     roots.push(remoteStateDir);
     remoteRoot = projects('gpu');
     remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
-    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST } });
+    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST_LINKS } });
     const linked = await hub.gql(LINK, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', command: LOOM, stateDir: remoteStateDir });
     expect(linked.data.linkHost.status.state).toBe('UP');
   });

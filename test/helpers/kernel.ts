@@ -7,6 +7,9 @@ import { startKernel, type Kernel, type KernelOptions } from '../../server/kerne
 
 export const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'claude-projects');
 
+/** Link timings for tests: a lost host is noticed, and retried, within a second. */
+export const FAST_LINKS = { keepaliveMs: 300, backoff: { baseMs: 100, capMs: 400 } };
+
 export interface TestKernel extends Kernel {
   stateDir: string;
   logs: string[];

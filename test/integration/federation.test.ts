@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fingerprint } from '../../federation/known-hosts';
 import { VERSION } from '../../spoke/version';
-import { startTestKernel, type TestKernel } from '../helpers/kernel';
+import { FAST_LINKS, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { line, prompt } from '../helpers/records';
 import { startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
 import { startSshd, type TestSshd } from '../helpers/sshd';
@@ -14,7 +14,6 @@ import { until } from '../helpers/wait';
 // loopback port (its own host key, the hub's own user key and known_hosts in a temp HOME).
 
 const LOOM = `node ${join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js')}`;
-const FAST = { keepaliveMs: 300, backoff: { baseMs: 100, capMs: 400 } };
 const HOST = `name target trust status { state reason message since lastSeen rttMs }`;
 const LINK = `mutation($target: String!, $name: String, $trust: TrustTier, $command: String, $stateDir: String, $accept: Boolean, $startKernel: Boolean) {
   linkHost(target: $target, name: $name, trust: $trust, command: $command, stateDir: $stateDir, acceptNewHostKey: $accept, startKernel: $startKernel) { ${HOST} } }`;
@@ -29,7 +28,7 @@ function projects(name: string): string {
 let sshd: TestSshd;
 let remote: TestKernel;
 /** the remote kernel; it could link hosts of its own through the same sshd */
-const startRemote = () => startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir, federation: { home: sshd.home, ...FAST } });
+const startRemote = () => startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir, federation: { home: sshd.home, ...FAST_LINKS } });
 let remoteStateDir: string;
 let remoteRoot: string;
 beforeAll(async () => {
@@ -70,7 +69,7 @@ describe('linking a host over SSH', () => {
   afterEach(async () => {
     await hub?.close();
   });
-  const startHub = async () => (hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST } }));
+  const startHub = async () => (hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST_LINKS } }));
   const link = (variables: Record<string, unknown> = {}) =>
     hub.gql(LINK, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', command: LOOM, stateDir: remoteStateDir, ...variables });
   const status = async (name = 'gpu') => (await hub.gql(`{ hosts { ${HOST} } }`)).data.hosts.find((h: any) => h.name === name)?.status;
@@ -118,7 +117,7 @@ describe('linking a host over SSH', () => {
         `Host behind\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ${userKey}\n  ProxyJump jump\n`,
     });
     try {
-      hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: jumping.home, ...FAST } });
+      hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: jumping.home, ...FAST_LINKS } });
       const linked = (await hub.gql(LINK, { target: 'behind', name: 'gpu', command: LOOM, stateDir: remoteStateDir })).data.linkHost;
       expect(linked.status).toMatchObject({ state: 'UP' });
       expect(jumping.logs.filter((l) => /Accepted publickey/.test(l)).length).toBeGreaterThanOrEqual(2);
@@ -131,7 +130,7 @@ describe('linking a host over SSH', () => {
   it('refuses an unknown host key with its fingerprint, and links once it is accepted', async () => {
     const unknown = await startSshd({ knownHosts: false });
     try {
-      hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: unknown.home, ...FAST } });
+      hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: unknown.home, ...FAST_LINKS } });
       const target = `${unknown.user}@127.0.0.1:${unknown.port}`;
       const refused = (await hub.gql(LINK, { target, name: 'gpu', command: LOOM, stateDir: remoteStateDir })).data.linkHost;
       expect(refused.status).toMatchObject({ state: 'DOWN', reason: 'HOST_KEY_UNKNOWN' });
@@ -149,7 +148,7 @@ describe('linking a host over SSH', () => {
   it('refuses a changed host key hard, even when asked to accept new keys', async () => {
     const rotating = await startSshd();
     try {
-      hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: rotating.home, ...FAST } });
+      hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: rotating.home, ...FAST_LINKS } });
       await rotating.rotateHostKey();
       const target = `${rotating.user}@127.0.0.1:${rotating.port}`;
       const refused = (await hub.gql(LINK, { target, name: 'gpu', command: LOOM, stateDir: remoteStateDir, accept: true })).data.linkHost;
@@ -167,7 +166,7 @@ describe('linking a host over SSH', () => {
     copyFileSync(join(sshd.home, '.ssh', 'known_hosts'), join(home, '.ssh', 'known_hosts'));
     const { execFileSync } = await import('node:child_process');
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(home, '.ssh', 'id_ed25519')]);
-    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST } });
+    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST_LINKS } });
     const refused = (await link()).data.linkHost;
     expect(refused.status).toMatchObject({ state: 'DOWN', reason: 'AUTH_FAILED' });
     await new Promise((r) => setTimeout(r, 1500)); // several backoff periods
@@ -262,7 +261,7 @@ describe('linking a host over SSH', () => {
 describe('remote sessions through the hub', () => {
   let hub: TestKernel;
   beforeAll(async () => {
-    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST } });
+    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST_LINKS } });
     const linked = await hub.gql(LINK, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', command: LOOM, stateDir: remoteStateDir });
     expect(linked.data.linkHost.status.state).toBe('UP');
   });
@@ -527,7 +526,7 @@ describe('a tunnel that stops answering', () => {
     const file = join(remoteRoot, '-home-dev-demo', 'bh1.jsonl');
     writeFileSync(file, line(prompt('bh-p1', null, 'a session behind a flaky link')));
     await until(async () => (await remote.gql(`{ session(id: "gpubox:bh1") { id } }`)).data.session, 'the remote indexing the new session');
-    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST } });
+    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST_LINKS } });
     const linked = (await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'bh' })).data.linkHost;
     expect(linked.status.state).toBe('UP');
     const frames: any[] = [];
