@@ -1,19 +1,23 @@
-import { request, type Agent } from 'node:http';
-import { createClient, type Client as WsClient } from 'graphql-ws';
+import type { Agent } from 'node:http';
+import { createClient, type Client as WsClient, type ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
 import { RemoteAnswerError, type RemoteError, type RemoteResult } from '../schema/remote/delegate';
 import { mapIterator } from '../schema/remote/map-iterator';
-import { TOKEN_HEADER, VIA_HUB_HEADER } from '../server/security/access';
 
-// The hub's client of one remote kernel, through the tunnel's agent (federation/tunnel.ts):
-// queries over HTTP with keep-alive (a new channel per request would cost a round trip each),
-// subscriptions over one graphql-ws socket. Requests name 127.0.0.1 and the port the kernel
-// listens on there, which is what its Host check expects.
+// The hub's client of one remote kernel: one graphql-ws socket through the tunnel's agent
+// (federation/tunnel.ts) carries every query, mutation and subscription. A query over that socket
+// skips the HTTP framing and yoga's Fetch-API pipeline on both ends, which cost a forwarded query
+// more than the rest of the hop together (measured: docs/performance.md, Federation).
+// The socket names 127.0.0.1 and the port the kernel listens on there, which is what its Host
+// check expects.
 
+/** An answer past this closes the socket: a remote is another machine, bounded like any input. */
 const MAX_ANSWER = 64 * 2 ** 20;
 const ANSWER_TIMEOUT_MS = 15_000;
-/** Requests on their way at once; each takes a channel of its own, so this bounds them too. */
+/** Operations on their way at once, so the hub's queries never crowd out its streams there. */
 const MAX_IN_FLIGHT = 8;
+/** How long the socket stays open with nothing on it (a linked remote normally has a stream open). */
+const IDLE_SOCKET_MS = 30_000;
 
 export class RemoteClient {
   private socket: WsClient | null = null;
@@ -26,57 +30,55 @@ export class RemoteClient {
     private readonly token: string,
   ) {}
 
-  /** POSTs one operation; rejects with the remote's first error. */
+  /** The data of one operation; rejects with the remote's first error. */
   async query<T>(query: string, variables: Record<string, unknown> = {}, operationName?: string): Promise<T> {
     const { data, errors } = await this.execute(query, variables, operationName);
-    const [error] = errors;
-    if (error) throw new RemoteAnswerError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
-    return data as T;
+    return dataOf(data, errors) as T;
   }
 
-  /** POSTs one operation and gives its whole answer, data and errors alike. */
+  /** One operation's whole answer, data and errors alike; rejects only when there is none. */
   async execute(query: string, variables: Record<string, unknown> = {}, operationName?: string): Promise<RemoteResult> {
-    // a mutation is never sent twice: the remote may have done it before its channel closed
-    const resend = !/^\s*mutation\b/.test(query);
-    const { status, body } = await this.send('POST', '/graphql', JSON.stringify({ query, variables, operationName }), resend);
-    let parsed: { data?: Record<string, unknown> | null; errors?: RemoteError[] };
+    const release = await this.turn();
     try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw new RemoteAnswerError(`the remote kernel answered ${status} with no JSON`, 'UNAVAILABLE');
+      return await this.operation(query, variables, operationName);
+    } finally {
+      release();
     }
-    return { data: parsed.data ?? null, errors: parsed.errors ?? [] };
   }
 
   /** Each event of a subscription; throws RemoteAnswerError for the remote's errors, anything else when the socket drops. */
   stream<T>(query: string, variables: Record<string, unknown>): AsyncIterableIterator<T> {
     return mapIterator(this.subscriptions().iterate({ query, variables }), (result) => {
-      const error = result.errors?.[0] as { message: string; extensions?: { code?: string } } | undefined;
+      const error = result.errors?.[0] as RemoteError | undefined;
       if (error) throw new RemoteAnswerError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
       return result.data as T;
     });
   }
 
-  /** The round trip of the cheapest request, in ms; rejects when the kernel does not answer. */
+  /**
+   * The round trip of the cheapest operation, in ms, the way queries go; rejects when the kernel
+   * does not answer. It skips the queue: slow queries there are no sign of a kernel gone.
+   */
   async ping(): Promise<number> {
     const started = performance.now();
-    const { status } = await this.send('GET', '/healthz', undefined, true);
-    if (status !== 200) throw new Error(`healthz answered ${status}`);
+    const { data, errors } = await this.operation('{ __typename }', {});
+    dataOf(data, errors);
     return performance.now() - started;
   }
 
-  /** The graphql-ws socket to the remote kernel, opened on first use. */
+  /** The graphql-ws socket to the remote kernel, opened on first use and again after a drop. */
   subscriptions(): WsClient {
     const agent = this.agent;
     this.socket ??= createClient({
       url: `ws://127.0.0.1:${this.remotePort}/graphql`,
       webSocketImpl: class extends WebSocket {
         constructor(address: string, protocols?: string | string[]) {
-          super(address, protocols, { agent });
+          super(address, protocols, { agent, maxPayload: MAX_ANSWER });
         }
       },
       connectionParams: { token: this.token, viaHub: true },
       lazy: true,
+      lazyCloseTimeout: IDLE_SOCKET_MS,
       retryAttempts: 0,
     });
     return this.socket;
@@ -88,24 +90,7 @@ export class RemoteClient {
     this.agent.destroy();
   }
 
-  /**
-   * One request, after at most MAX_IN_FLIGHT - 1 others. With `resend`, it is sent again once when
-   * a kept-alive channel turns out closed before any answer: the remote kernel ends idle
-   * connections, and one may end just as it is reused.
-   */
-  private async send(method: string, path: string, body: string | undefined, resend: boolean): Promise<{ status: number; body: string }> {
-    const release = await this.turn();
-    try {
-      return await this.sendOnce(method, path, body);
-    } catch (err) {
-      if (!resend || !(err instanceof StaleConnectionError)) throw err;
-      return await this.sendOnce(method, path, body);
-    } finally {
-      release();
-    }
-  }
-
-  /** Waits for a place among the requests in flight; the release hands it to the next in line. */
+  /** Waits for a place among the operations in flight; the release hands it to the next in line. */
   private async turn(): Promise<() => void> {
     if (this.inFlight < MAX_IN_FLIGHT) this.inFlight++;
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -116,36 +101,50 @@ export class RemoteClient {
     };
   }
 
-  private sendOnce(method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+  /**
+   * One query or mutation over the socket. Never sent twice: a mutation the remote may have done
+   * before its socket closed must not be done again, and a query is cheap to ask again by hand.
+   */
+  private operation(query: string, variables: Record<string, unknown>, operationName?: string): Promise<RemoteResult> {
     return new Promise((resolve, reject) => {
-      const req = request(
+      let answer: RemoteResult = { data: null, errors: [] };
+      const timer = setTimeout(() => {
+        cancel(); // tells the remote to stop, and settles nothing more here
+        reject(new Error(`the remote kernel did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`));
+      }, ANSWER_TIMEOUT_MS);
+      const cancel = this.subscriptions().subscribe<Record<string, unknown>>(
+        { query, variables, operationName },
         {
-          host: '127.0.0.1',
-          port: this.remotePort,
-          method,
-          path,
-          agent: this.agent,
-          headers: { [TOKEN_HEADER]: this.token, [VIA_HUB_HEADER]: '1', 'content-type': 'application/json', accept: 'application/json' },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            text += chunk;
-            // a remote is another machine: its answer is bounded like any input
-            if (text.length > MAX_ANSWER) req.destroy(new Error(`the remote kernel's answer passed ${MAX_ANSWER / 2 ** 20} MiB; refused`));
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-          res.on('error', reject);
+          next: (result: ExecutionResult<Record<string, unknown>>) => {
+            answer = { data: result.data ?? null, errors: (result.errors ?? []) as unknown as RemoteError[] };
+          },
+          error: (err: unknown) => {
+            clearTimeout(timer);
+            // refused before it ran (the remote's validation and limits) is an answer; anything else is none
+            if (Array.isArray(err)) resolve({ data: null, errors: err as RemoteError[] });
+            else reject(socketError(err));
+          },
+          complete: () => {
+            clearTimeout(timer);
+            resolve(answer);
+          },
         },
       );
-      // a timer, not the socket's idle timeout: a channel has none
-      const timer = setTimeout(() => req.destroy(new Error(`the remote kernel did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`)), ANSWER_TIMEOUT_MS);
-      req.once('close', () => clearTimeout(timer));
-      req.on('error', (err: NodeJS.ErrnoException) => reject(req.reusedSocket && err.code === 'ECONNRESET' ? new StaleConnectionError(err.message) : err));
-      req.end(body);
     });
   }
 }
 
-class StaleConnectionError extends Error {}
+function dataOf(data: Record<string, unknown> | null, errors: RemoteError[]): Record<string, unknown> | null {
+  const [error] = errors;
+  if (error) throw new RemoteAnswerError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
+  return data;
+}
+
+/** Why the socket failed, in words: a close event, ws's error event, or an Error. */
+function socketError(err: unknown): Error {
+  if (err instanceof Error) return err;
+  const { code, reason, message } = err as { code?: number; reason?: string; message?: string };
+  if (code === 1009) return new Error(`an answer passed ${MAX_ANSWER / 2 ** 20} MiB, so the hub closed the connection`);
+  if (message) return new Error(message);
+  return new Error(`its connection closed${code ? ` (${code}${reason ? `: ${reason}` : ''})` : ''}`);
+}

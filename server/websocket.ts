@@ -106,13 +106,18 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
   wss.on('connection', (ws: WebSocket, req: IncomingMessage) => peers.set(ws, `${req.socket.remoteAddress}:${req.socket.remotePort}`));
 
   // Once a second: `loom token --rotate` ends every socket opened with the old token, and a
-  // client that stopped reading is dropped before the kernel holds 16 MB of frames for it.
+  // client more than 16 MB behind at two looks in a row is dropped unless it read some between
+  // them (a hub taking a large answer over a slow link is reading; a client that stopped is not).
+  const behind = new WeakMap<WebSocket, number>();
   const watchdog = setInterval(() => {
     for (const socket of wss.clients) {
-      if (socket.bufferedAmount > MAX_BUFFERED) {
-        log(`dropping WebSocket client ${peers.get(socket) ?? 'unknown'}: more than 16 MB behind`);
+      const buffered = socket.bufferedAmount;
+      const before = behind.get(socket) ?? 0;
+      if (before > MAX_BUFFERED && buffered >= before) {
+        log(`dropping WebSocket client ${peers.get(socket) ?? 'unknown'}: more than 16 MB behind and not reading`);
         socket.terminate();
       }
+      behind.set(socket, buffered);
     }
     if (signedIn.size === 0) return;
     const current = access.fingerprint();

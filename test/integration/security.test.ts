@@ -312,7 +312,8 @@ describe('WebSocket limits', () => {
     expect(await code).toBe(1009);
   });
 
-  it('drops a client that stops reading once it is 16 MB behind, and says so once in the log', { timeout: 60_000 }, async () => {
+  /** A signed-in raw socket asking for `streams` streams of a 1 MB atom, not reading until told. */
+  async function megabyteStreams(streams: number): Promise<{ socket: import('node:net').Socket; closed: Promise<void>; frames: () => number }> {
     // graphql-ws sends a subscription's next frame only once the last one left, so one stream
     // never queues more than a frame; many streams of megabyte frames to a client that stopped
     // reading do, once the socket buffers (here up to 36 MB of TCP buffers on loopback) are full.
@@ -324,14 +325,37 @@ describe('WebSocket limits', () => {
       ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { token: kernel.token } })));
       ws.once('message', () => resolve());
     });
-    (ws as unknown as { _socket: import('node:net').Socket })._socket.pause(); // stop reading
+    let frames = 0;
+    ws.on('message', (data) => (frames += String(data).includes('"next"') ? 1 : 0));
+    const socket = (ws as unknown as { _socket: import('node:net').Socket })._socket;
+    socket.pause(); // stop reading
     const query = 'subscription { sessionStream(sessionId: "test:big") { atoms { content { ... on TextBlock { text } } } } }';
-    for (let id = 1; id <= 90; id++) ws.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query } }));
-    const dropped = () => kernel.logs.filter((l) => /dropping WebSocket client 127\.0\.0\.1:\d+: more than 16 MB behind/.test(l));
+    for (let id = 1; id <= streams; id++) ws.send(JSON.stringify({ id: String(id), type: 'subscribe', payload: { query } }));
+    return { socket, closed, frames: () => frames };
+  }
+  const dropped = () => kernel.logs.filter((l) => /dropping WebSocket client 127\.0\.0\.1:\d+: more than 16 MB behind/.test(l));
+
+  it('drops a client that stops reading once it is 16 MB behind, and says so once in the log', { timeout: 60_000 }, async () => {
+    const { socket, closed } = await megabyteStreams(90);
     await until(() => dropped().length > 0, 'the drop to be logged', 30_000);
-    (ws as unknown as { _socket: import('node:net').Socket })._socket.resume();
+    socket.resume();
     await closed;
     expect(dropped()).toHaveLength(1);
+  });
+
+  it('keeps a client more than 16 MB behind while it reads, slowly, what it was sent', { timeout: 60_000 }, async () => {
+    const before = dropped().length;
+    const { socket, frames } = await megabyteStreams(90);
+    // it reads about 12 MB a second: for a few seconds of looks it is more than 16 MB behind, but
+    // less at each look than at the one before
+    const reading = setInterval(() => {
+      socket.resume();
+      setTimeout(() => socket.pause(), 5);
+    }, 25);
+    await until(() => frames() === 90, 'all 90 frames read', 40_000);
+    clearInterval(reading);
+    socket.resume();
+    expect(dropped()).toHaveLength(before);
   });
 
   it('refuses the 101st subscription on one socket', async () => {

@@ -1,28 +1,58 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import { buildSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
 import { Client, utils } from 'ssh2';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
 import { RemoteClient } from '../../federation/remote-client';
 import { TunnelAgent } from '../../federation/tunnel';
 import { startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
 import { until } from '../helpers/wait';
 
-// The hub's client of a remote kernel, through SSH channels of a real ssh2 server, to a local
-// HTTP server standing in for a kernel that is slow to answer.
+// The hub's client of a remote kernel, through SSH channels of a real ssh2 server, to a
+// graphql-ws server standing in for a kernel that holds every operation until told to answer.
 
 const keys = utils.generateKeyPairSync('ed25519');
 
 let server: TestSsh2Server | undefined;
 let kernel: Server | undefined;
+let sockets: WebSocketServer | undefined;
 afterEach(async () => {
   await server?.close();
+  for (const socket of sockets?.clients ?? []) socket.terminate();
   await new Promise((resolve) => (kernel ? kernel.close(resolve) : resolve(undefined)));
-  server = kernel = undefined;
+  server = kernel = sockets = undefined;
 });
 
-/** A "kernel" that holds every request it gets, and the SSH connection to reach it. */
-async function slowKernelThroughSsh(): Promise<{ held: ServerResponse[]; ssh: Client; client: RemoteClient }> {
-  const held: ServerResponse[] = [];
-  kernel = createServer((_req, res) => held.push(res));
+interface HeldKernel {
+  /** answers of the operations the kernel holds, in the order they came */
+  held: ((value: string) => void)[];
+  /** how many times each mutation reached it */
+  mutations: number;
+  ssh: Client;
+  client: RemoteClient;
+}
+
+async function heldKernelThroughSsh(): Promise<HeldKernel> {
+  const state: Omit<HeldKernel, 'ssh' | 'client'> = { held: [], mutations: 0 };
+  const hold = () => new Promise<string>((resolve) => state.held.push(resolve));
+  kernel = createServer();
+  sockets = new WebSocketServer({ server: kernel, path: '/graphql' });
+  useServer(
+    {
+      schema: buildSchema('type Query { version: String } type Mutation { act: String }'),
+      roots: {
+        query: { version: hold },
+        mutation: {
+          act: () => {
+            state.mutations++;
+            return hold();
+          },
+        },
+      },
+    },
+    sockets,
+  );
   await new Promise<void>((resolve) => kernel!.listen(0, '127.0.0.1', resolve));
   const port = (kernel.address() as { port: number }).port;
   server = await startSsh2Server({ authorizedKey: keys.public });
@@ -32,34 +62,65 @@ async function slowKernelThroughSsh(): Promise<{ held: ServerResponse[]; ssh: Cl
     ssh.once('ready', resolve).once('error', reject);
     ssh.connect({ host: '127.0.0.1', port: server!.port, username: 'me', privateKey: keys.private, hostVerifier: (key: Buffer) => key.equals(hostKey) });
   });
-  return { held, ssh, client: new RemoteClient(new TunnelAgent(ssh, port), port, 'token') };
+  return Object.assign(state, { ssh, client: new RemoteClient(new TunnelAgent(ssh, port), port, 'token') });
 }
 
-describe('requests to a remote kernel through SSH channels', () => {
+describe('operations to a remote kernel through its SSH tunnel', () => {
   it('has at most eight on their way at once, the rest waiting their turn', async () => {
-    const { held, client } = await slowKernelThroughSsh();
-    const asked = Array.from({ length: 12 }, () => client.query('{ kernel { version } }').catch((err: Error) => err));
-    await until(() => held.length === 8, 'eight requests at the kernel');
+    const remote = await heldKernelThroughSsh();
+    const asked = Array.from({ length: 12 }, () => remote.client.query('{ version }').catch((err: Error) => err));
+    await until(() => remote.held.length === 8, 'eight operations at the kernel');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(held.length).toBe(8);
-    for (const res of held.splice(0)) res.end(JSON.stringify({ data: { kernel: { version: '1' } } }));
-    await until(() => held.length === 4, 'the four that waited');
-    for (const res of held.splice(0)) res.end(JSON.stringify({ data: { kernel: { version: '1' } } }));
-    expect(await Promise.all(asked)).toEqual(Array(12).fill({ kernel: { version: '1' } }));
-    client.close();
+    expect(remote.held.length).toBe(8);
+    for (const answer of remote.held.splice(0)) answer('1');
+    await until(() => remote.held.length === 4, 'the four that waited');
+    for (const answer of remote.held.splice(0)) answer('1');
+    expect(await Promise.all(asked)).toEqual(Array(12).fill({ version: '1' }));
+    remote.client.close();
   });
 
-  it('fails every request, those waiting included, when the SSH connection drops under them', async () => {
-    const { held, client } = await slowKernelThroughSsh();
-    const asked = Array.from({ length: 12 }, () => client.query('{ kernel { version } }').then(
-      () => 'answered',
-      (err: Error) => err.message,
-    ));
-    await until(() => held.length === 8, 'eight requests at the kernel');
+  it('pings past a full queue: slow answers are no sign of a kernel gone', async () => {
+    const remote = await heldKernelThroughSsh();
+    const asked = Array.from({ length: 10 }, () => remote.client.query('{ version }').catch((err: Error) => err));
+    await until(() => remote.held.length === 8, 'eight operations at the kernel');
+    expect(await remote.client.ping()).toBeGreaterThan(0);
+    for (const answer of remote.held.splice(0)) answer('1');
+    await until(() => remote.held.length === 2, 'the two that waited');
+    for (const answer of remote.held.splice(0)) answer('1');
+    await Promise.all(asked);
+    remote.client.close();
+  });
+
+  it('fails every operation, those waiting included, when the SSH connection drops under them', async () => {
+    const remote = await heldKernelThroughSsh();
+    const asked = Array.from({ length: 12 }, () =>
+      remote.client.query('{ version }').then(
+        () => 'answered',
+        (err: Error) => err.message,
+      ),
+    );
+    await until(() => remote.held.length === 8, 'eight operations at the kernel');
     await server!.close(); // the link drops: the SSH server's sockets are gone
     const outcomes = await Promise.all(asked);
     expect(outcomes).toHaveLength(12);
     expect(outcomes.every((o) => o !== 'answered' && o.length > 0)).toBe(true);
-    client.close();
+    remote.client.close();
+  });
+
+  it('never sends a mutation twice when the connection closes under it, and reaches the kernel again after', async () => {
+    const remote = await heldKernelThroughSsh();
+    const acted = remote.client.query('mutation { act }').then(
+      () => 'answered',
+      (err: Error) => err.message,
+    );
+    await until(() => remote.held.length === 1, 'the mutation at the kernel');
+    for (const socket of sockets!.clients) socket.terminate(); // the kernel's end goes, the SSH link stays
+    expect(await acted).toMatch(/connection closed/);
+    const again = remote.client.query('{ version }');
+    await until(() => remote.held.length === 2, 'the next query at the kernel');
+    remote.held[1]('2');
+    expect(await again).toEqual({ version: '2' });
+    expect(remote.mutations).toBe(1);
+    remote.client.close();
   });
 });
