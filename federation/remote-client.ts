@@ -107,27 +107,25 @@ export class RemoteClient {
    */
   private operation(query: string, variables: Record<string, unknown>, operationName?: string): Promise<RemoteResult> {
     return new Promise((resolve, reject) => {
-      let answer: RemoteResult = { data: null, errors: [] };
+      const settle = (outcome: () => void) => {
+        clearTimeout(timer);
+        outcome();
+      };
       const timer = setTimeout(() => {
-        cancel(); // tells the remote to stop, and settles nothing more here
+        cancel(); // tells the remote to stop
         reject(new Error(`the remote kernel did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`));
       }, ANSWER_TIMEOUT_MS);
       const cancel = this.subscriptions().subscribe<Record<string, unknown>>(
         { query, variables, operationName },
         {
-          next: (result: ExecutionResult<Record<string, unknown>>) => {
-            answer = { data: result.data ?? null, errors: (result.errors ?? []) as unknown as RemoteError[] };
-          },
-          error: (err: unknown) => {
-            clearTimeout(timer);
-            // refused before it ran (the remote's validation and limits) is an answer; anything else is none
-            if (Array.isArray(err)) resolve({ data: null, errors: err as RemoteError[] });
-            else reject(socketError(err));
-          },
-          complete: () => {
-            clearTimeout(timer);
-            resolve(answer);
-          },
+          // A query's one result is its answer. graphql-ws sends `complete` only once that result
+          // has been written, a turn of the remote's event loop and one more SSH packet later:
+          // nothing waits for it.
+          next: (result: ExecutionResult<Record<string, unknown>>) =>
+            settle(() => resolve({ data: result.data ?? null, errors: (result.errors ?? []) as unknown as RemoteError[] })),
+          // refused before it ran (the remote's validation and limits) is an answer; anything else is none
+          error: (err: unknown) => settle(() => (Array.isArray(err) ? resolve({ data: null, errors: err as RemoteError[] }) : reject(socketError(err)))),
+          complete: () => settle(() => resolve({ data: null, errors: [{ message: 'the remote kernel ended the operation without a result' }] })),
         },
       );
     });
