@@ -14,7 +14,7 @@ import { TunnelAgent } from '../../federation/tunnel';
 import { assistant, line, prompt, say } from '../helpers/records';
 import { startSshd, type TestSshd } from '../helpers/sshd';
 import { ensureCorpus } from './corpus';
-import { LOOM, startKernelProcess, type KernelProcess } from './kernel-process';
+import { LOOM, postGql, startKernelProcess, type KernelProcess } from './kernel-process';
 
 // `npx tsx test/bench/federation.ts --runs 3`: the federation figures in docs/performance.md.
 // Every part is real and in its own process: an OpenSSH sshd on a loopback port, remote kernels
@@ -29,9 +29,10 @@ import { LOOM, startKernelProcess, type KernelProcess } from './kernel-process';
 //      hub answering from the pages it keeps (nothing changed) and with every host asked;
 //   4. a line appended on a remote → a `sessionStream` subscriber, direct vs through the hub.
 // 1 and 2 also go through a tunnel of this process's own, opened with the hub's code
-// (federation/), to tell what the SSH hop costs from what the hub's GraphQL work costs, and
-// through a byte relay process (what one more process in the path costs at the least) and a
-// minimal HTTP proxy over the same SSH code (the least a hub speaking HTTP could cost); 2 also
+// (federation/: the hub's graphql-ws socket in an SSH channel), to tell what the SSH hop costs
+// from what the hub's GraphQL work costs, and through a byte relay process (what one more process
+// in the path costs at the least) and a minimal proxy over the same SSH code (the least any hub
+// could cost: HTTP in, the hub's socket out, nothing else); 2 also
 // through a tunnel on an SSH connection that never ran a command, where sshd leaves Nagle on.
 
 const { values } = parseArgs({
@@ -150,18 +151,20 @@ function connect(sshd: TestSshd, alias: string) {
   return connectSsh({ target, knownHosts: [join(sshd.home, '.ssh', 'known_hosts')], agent: undefined, acceptNew: false, keepaliveMs: 5_000 });
 }
 
-interface OwnTunnel {
-  client: RemoteClient;
+/** A way to the remote kernel the bench opened for itself. */
+interface OwnPath {
+  ask(query: string, variables: Record<string, unknown>): Promise<unknown>;
   close(): void;
 }
 
 /** Connects and reaches the remote kernel exactly as the hub does (federation/), from this process. */
-async function openOwnTunnel(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnTunnel> {
+async function openOwnTunnel(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnPath> {
   const ssh = await connect(sshd, alias);
   const kernel = await reachKernel(ssh, parseLinkedHost({ name: alias, target: alias, command: `node ${LOOM}`, stateDir: remote.stateDir }));
   return {
-    client: kernel.client,
+    ask: (query, variables) => kernel.client.query(query, variables),
     close() {
+      kernel.lists.close();
       kernel.client.close();
       ssh.end();
     },
@@ -173,11 +176,11 @@ async function openOwnTunnel(sshd: TestSshd, alias: string, remote: KernelProces
  * on its socket only when the first session starts (ssh_packet_set_interactive), which the hub's
  * `loom status` does; this path shows what a tunnel opened without it would cost.
  */
-async function openBareTunnel(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnTunnel> {
+async function openBareTunnel(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnPath> {
   const ssh = await connect(sshd, alias);
   const client = new RemoteClient(new TunnelAgent(ssh, remote.port), remote.port, remote.token);
   return {
-    client,
+    ask: (query, variables) => client.query(query, variables),
     close() {
       client.close();
       ssh.end();
@@ -187,9 +190,10 @@ async function openBareTunnel(sshd: TestSshd, alias: string, remote: KernelProce
 
 /**
  * A process standing between the bench and the remote kernel, which prints the port it listens on,
- * and the same client as the other paths with its connections made to that port instead.
+ * asked over keep-alive HTTP as the remote kernel is on the direct path, with its connections
+ * made to that port instead.
  */
-async function openInBetween(args: string[], remote: KernelProcess): Promise<OwnTunnel> {
+async function openInBetween(args: string[], remote: KernelProcess): Promise<OwnPath> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: REPO });
   const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
   class InBetween extends Agent {
@@ -197,11 +201,11 @@ async function openInBetween(args: string[], remote: KernelProcess): Promise<Own
       return tcpConnect(port, '127.0.0.1').setNoDelay(true);
     }
   }
-  const client = new RemoteClient(new InBetween({ keepAlive: true, maxSockets: 8 }), remote.port, remote.token);
+  const agent = new InBetween({ keepAlive: true, maxSockets: 8 });
   return {
-    client,
+    ask: async (query, variables) => (await postGql(remote.url, remote.token, agent, query, variables)).data,
     close() {
-      client.close();
+      agent.destroy();
       child.kill();
     },
   };
@@ -212,7 +216,7 @@ async function openInBetween(args: string[], remote: KernelProcess): Promise<Own
  * and the remote kernel's, parsing nothing. What it adds is what one more process in the path
  * costs on this machine, before any work of the hub's own.
  */
-function openByteRelay(remote: KernelProcess): Promise<OwnTunnel> {
+function openByteRelay(remote: KernelProcess): Promise<OwnPath> {
   const relay = `const net = require('node:net');
     const server = net.createServer((client) => {
       const kernel = net.connect(${remote.port}, '127.0.0.1');
@@ -224,8 +228,8 @@ function openByteRelay(remote: KernelProcess): Promise<OwnTunnel> {
   return openInBetween(['-e', relay], remote);
 }
 
-/** The least hub that speaks HTTP on both sides over SSH (test/bench/minimal-proxy.ts). */
-function openMinimalProxy(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnTunnel> {
+/** The least hub there could be over the hub's own SSH code (test/bench/minimal-proxy.ts). */
+function openMinimalProxy(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnPath> {
   return openInBetween(['--import', 'tsx', join(REPO, 'test', 'bench', 'minimal-proxy.ts'), sshd.home, sshd.user, alias, remote.stateDir, `node ${LOOM}`], remote);
 }
 
@@ -259,8 +263,8 @@ async function measureHop(paths: Path[], label: string, query: string, hubTiming
   return { query: label, latencies, hubTimings: hubTimings.splice(0) };
 }
 
-// 2. Eight concurrent queries at a time: through a tunnel they share one SSH connection (the
-//    hub's client keeps up to eight keep-alive channels), where a Nagle stall shows as ~40 ms.
+// 2. Eight concurrent queries at a time: through a tunnel they share one SSH connection (and
+//    the one graphql-ws socket in it), where a Nagle stall shows as ~40 ms.
 
 async function measureBursts(paths: Path[]): Promise<Map<string, number[]>> {
   const burst = (p: Path) => Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => timed(() => p.ask(i % 2 ? TRANSCRIPT : SESSION, { id: p.id }))));
@@ -380,7 +384,7 @@ interface RunResult {
 async function run(sshd: TestSshd, corpus: string): Promise<RunResult> {
   const loadBefore = loadavg()[0];
   const world = await startWorld(sshd, corpus);
-  const tunnels: OwnTunnel[] = [];
+  const tunnels: OwnPath[] = [];
   try {
     // three remote kernels first, for the merge alone
     for (const [i, alias] of ALIASES.entries()) await link(world.hub, alias, world.remotes[i]);
@@ -399,9 +403,9 @@ async function run(sshd: TestSshd, corpus: string): Promise<RunResult> {
     const hubTimings: ServerTiming[] = [];
     const paths: Path[] = [
       { name: 'direct', ask: (q, v) => remote.gql(q, v), id: directId },
-      { name: 'byte relay', ask: (q, v) => relay.client.query(q, v), id: directId },
-      { name: 'minimal proxy over SSH', ask: (q, v) => proxy.client.query(q, v), id: directId },
-      { name: 'tunnel only', ask: (q, v) => own.client.query(q, v), id: directId },
+      { name: 'byte relay', ask: relay.ask, id: directId },
+      { name: 'minimal proxy over SSH', ask: proxy.ask, id: directId },
+      { name: 'tunnel only', ask: own.ask, id: directId },
       {
         name: 'hub',
         async ask(q, v) {
@@ -417,7 +421,7 @@ async function run(sshd: TestSshd, corpus: string): Promise<RunResult> {
       await measureHop(paths, 'session(id) { id name turnCount }', SESSION, hubTimings),
       await measureHop(paths, 'transcript(limit: 20)', TRANSCRIPT, hubTimings),
     ];
-    const bursts = await measureBursts([...paths, { name: 'tunnel, no command run first', ask: (q, v) => bare.client.query(q, v), id: directId }]);
+    const bursts = await measureBursts([...paths, { name: 'tunnel, no command run first', ask: bare.ask, id: directId }]);
     for (const t of tunnels.splice(0)) t.close();
 
     const live: LiveTranscript = { file: world.liveFile, appended: 0, last: 'r0' };

@@ -63,8 +63,8 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
     port: Number(new URL(url).port),
     stateDir: options.stateDir,
     token,
-    gql: async <T>(query: string, variables?: Record<string, unknown>) => (await post<T>(url, token, agent, query, variables)).data,
-    timedGql: (query, variables) => post(url, token, agent, query, variables),
+    gql: async <T>(query: string, variables?: Record<string, unknown>) => (await postGql<T>(url, token, agent, query, variables)).data,
+    timedGql: (query, variables) => postGql(url, token, agent, query, variables),
     ws() {
       const client = createClient({ url: `${url.replace('http', 'ws')}graphql`, webSocketImpl: WebSocket, connectionParams: { token }, retryAttempts: 0 });
       clients.push(client);
@@ -85,7 +85,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-function post<T>(url: string, token: string, agent: Agent, query: string, variables: Record<string, unknown> = {}): Promise<{ data: T; serverTiming: string | null }> {
+/** POSTs one operation to the kernel at `url` (its Host), over whatever connections `agent` makes. */
+export function postGql<T>(url: string, token: string, agent: Agent, query: string, variables: Record<string, unknown> = {}): Promise<{ data: T; serverTiming: string | null }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(

@@ -6,10 +6,11 @@ import { reachKernel } from '../../federation/remote-kernel';
 import { connectSsh } from '../../federation/ssh-connect';
 import { resolveSshTarget } from '../../federation/ssh-target';
 
-// The least a hub could be that speaks HTTP on both sides: reads a POSTed query, asks the remote
-// kernel through the hub's own SSH code (connectSsh, reachKernel, RemoteClient), answers with the
-// data. No GraphQL, no ids renamed, no checks. The federation bench runs it in its own process to
-// show what one Node HTTP hop over SSH costs on this machine before any of the hub's own work.
+// The least a hub could be: reads a POSTed query, asks the remote kernel through the hub's own SSH
+// code (connectSsh, reachKernel, RemoteClient and its graphql-ws socket), answers with the data.
+// No GraphQL of its own, no ids renamed, no checks. The federation bench runs it in its own
+// process to show what one Node HTTP hop over SSH costs on this machine before any of the hub's
+// own work.
 //
 //   node --import tsx test/bench/minimal-proxy.ts <home> <user> <ssh alias> <remote state dir> <loom command>
 // prints the port it listens on.
