@@ -28,16 +28,18 @@ export class ListCache {
     void this.follow();
   }
 
-  /** The answer to a read that depends only on the remote's sessions: kept, or asked with `ask`. */
+  /**
+   * The answer to a read that depends only on the remote's sessions: kept, or asked with `ask`.
+   * It may be given again, so callers read it and never change it.
+   */
   async read(key: string, ask: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
     const version = this.version;
     const kept = version === null ? undefined : this.answers.get(key);
-    // a copy each time: callers rewrite the answer in place
-    if (kept) return structuredClone(kept);
+    if (kept) return kept;
     const answer = await ask();
     if (version !== null && this.version === version) {
       if (this.answers.size >= MAX_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
-      this.answers.set(key, structuredClone(answer));
+      this.answers.set(key, answer);
     }
     return answer;
   }

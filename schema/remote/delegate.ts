@@ -56,7 +56,7 @@ export interface RemoteExecutor {
   query(document: string, variables: Record<string, unknown>, operationName?: string): Promise<Record<string, unknown>>;
   /** the whole answer to one operation, data and errors alike; rejects only when there is none */
   execute(document: string, variables: Record<string, unknown>, operationName?: string): Promise<RemoteResult>;
-  /** like query, for a read that depends only on the remote's sessions: answered again from the hub's copy until one of them changes */
+  /** like query, for a read that depends only on the remote's sessions: answered again from the hub's copy until one of them changes (so it is shared: read it, never change it) */
   queryLists(document: string, variables: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** each event's data; throws RemoteAnswerError for the remote's errors, anything else when the link drops */
   subscribe(document: string, variables: Record<string, unknown>): AsyncIterableIterator<Record<string, unknown>>;

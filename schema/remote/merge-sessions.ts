@@ -12,7 +12,8 @@ import { RemoteValue } from './remote-value';
 // down keeps its sessions in the list as they were last seen (its Host says DOWN and since when),
 // so a dashboard marks them stale instead of losing them.
 
-type Item = { node: SessionSummary | RemoteValue; updatedAt: number; host: string; cursor: string };
+/** One session of one host's page; `node` makes what the hub serves, for the few taken only. */
+type Item = { node: () => SessionSummary | RemoteValue; updatedAt: number; host: string; cursor: string };
 
 interface Cursors {
   [host: string]: string | null;
@@ -40,7 +41,7 @@ export async function mergedSessions(
 ): Promise<SessionPage> {
   const cursors = decode(args.after);
   const localPage = local(cursors[localName] ?? null);
-  const items: Item[] = localPage.sessions.map((s, i) => ({ node: s, updatedAt: s.updatedAt, host: localName, cursor: localPage.cursors[i] }));
+  const items: Item[] = localPage.sessions.map((s, i) => ({ node: () => s, updatedAt: s.updatedAt, host: localName, cursor: localPage.cursors[i] }));
   let total = localPage.totalCount;
   let more = localPage.hasNextPage;
   const nodeSelection = nodeSelectionOf(info);
@@ -54,14 +55,15 @@ export async function mergedSessions(
     total += page.totalCount;
     more ||= page.hasNextPage;
   }
-  items.sort((a, b) => b.updatedAt - a.updatedAt || a.host.localeCompare(b.host));
+  // ties by host name, compared as plain strings: the same order wherever the hub runs, and cheap
+  items.sort((a, b) => b.updatedAt - a.updatedAt || (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
   const taken = items.slice(0, args.first);
   const state = { ...cursors };
   const edgeCursors = taken.map((item) => {
     state[item.host] = item.cursor;
     return encode(state);
   });
-  return { sessions: taken.map((i) => i.node) as SessionSummary[], totalCount: total, hasNextPage: more || items.length > taken.length, cursors: edgeCursors };
+  return { sessions: taken.map((i) => i.node()) as SessionSummary[], totalCount: total, hasNextPage: more || items.length > taken.length, cursors: edgeCursors };
 }
 
 async function remotePage(
@@ -81,14 +83,17 @@ async function remotePage(
     sessions: { totalCount: number; pageInfo: { hasNextPage: boolean }; edges: { cursor: string; node: Record<string, unknown> }[] };
   };
   const back = hostRenamer(remote.remoteName, remote.alias);
-  const sessionType = info.schema.getType('Session');
+  const sessionType = info.schema.getType('Session') as GraphQLObjectType;
+  // the page may be the hub's kept copy: it is read here, and only the nodes taken are copied
+  const served = (node: Record<string, unknown>) => {
+    const own = structuredClone(node);
+    rewriteResultIds(info.schema, own, sessionType, nodeSelection, info.fragments, back);
+    return new RemoteValue(own, remote.alias);
+  };
   return {
     totalCount: data.sessions.totalCount,
     hasNextPage: data.sessions.pageInfo.hasNextPage,
-    items: data.sessions.edges.map((e) => {
-      rewriteResultIds(info.schema, e.node, sessionType as GraphQLObjectType, nodeSelection, info.fragments, back);
-      return { node: new RemoteValue(e.node, remote.alias), updatedAt: Date.parse(e.node._loomUpdatedAt as string), host: remote.alias, cursor: e.cursor };
-    }),
+    items: data.sessions.edges.map((e) => ({ node: () => served(e.node), updatedAt: Date.parse(e.node._loomUpdatedAt as string), host: remote.alias, cursor: e.cursor })),
   };
 }
 
