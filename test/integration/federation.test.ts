@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fingerprint } from '../../federation/known-hosts';
+import { rotateToken } from '../../server/security/token';
 import { VERSION } from '../../spoke/version';
 import { FAST_LINKS, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { line, prompt } from '../helpers/records';
@@ -190,6 +191,24 @@ describe('linking a host over SSH', () => {
     expect(down.message).toContain('loom up');
     remote = await startRemote();
     await reaches('UP');
+  });
+
+  it('reaches a remote again after its token is rotated: the old socket is refused, the new token read on reconnecting', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'loom-fed-rotate-'));
+    const rotated = await startTestKernel(projects('rot'), { hostName: 'rotbox', stateDir });
+    try {
+      await startHub();
+      expect((await link({ name: 'rot', stateDir })).data.linkHost.status.state).toBe('UP');
+      const ask = async () => (await hub.gql(`{ session(id: "rot:rot1") { id } }`)).data?.session?.id;
+      expect(await ask()).toBe('rot:rot1');
+      rotateToken(stateDir);
+      // the hub notices (its pings are refused) and reconnects, reading the new token
+      await until(async () => hub.logs.some((l) => /^rot is down/.test(l)) && (await ask()) === 'rot:rot1', 'rot reached again with the new token');
+      expect(await status('rot')).toMatchObject({ state: 'UP' });
+    } finally {
+      await rotated.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 
   it('starts the remote kernel only when asked in so many words (--start), never by itself', async () => {
