@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { RemoteAnswerError, type RemoteDirectory, type RemoteExecutor } from '../schema/remote/delegate';
+import { hostRenamer } from '../schema/remote/id-rewrite';
 import { mapIterator } from '../schema/remote/map-iterator';
 import { Pulse } from '../spoke/model/pulse';
 import { BadInputError, NotFoundError, UnavailableError, type HostDirectory, type HostLinkRequest } from '../spoke/model/source';
@@ -173,6 +174,8 @@ function executorOf(connection: HostConnection): RemoteExecutor | null {
   return {
     alias,
     remoteName: kernel.hostName,
+    toRemote: hostRenamer(alias, kernel.hostName),
+    fromRemote: hostRenamer(kernel.hostName, alias),
     query,
     execute: async (document, variables, operationName) => {
       const { data, errors } = await kernel.client.execute(document, variables, operationName).catch(failed);

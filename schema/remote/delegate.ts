@@ -16,7 +16,7 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import { hostRenamer, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds } from './id-rewrite';
+import { rewriteDocumentIds, rewriteResultIds, rewriteVariableIds, type IdMap } from './id-rewrite';
 import { adopt, RemoteValue } from './remote-value';
 
 // Delegation: the hub sends the one root field a client asked for, with the client's own
@@ -52,6 +52,10 @@ export interface RemoteExecutor {
   alias: string;
   /** the name the remote kernel gives itself */
   remoteName: string;
+  /** an id as the remote kernel names it (the host part its own name) */
+  toRemote: IdMap;
+  /** an id from the remote kernel as the hub names it (the host part the alias) */
+  fromRemote: IdMap;
   /** the data of one operation; rejects with RemoteAnswerError for the remote's errors */
   query(document: string, variables: Record<string, unknown>, operationName?: string): Promise<Record<string, unknown>>;
   /** the whole answer to one operation, data and errors alike; rejects only when there is none */
@@ -102,16 +106,14 @@ export function delegation(info: GraphQLResolveInfo, remote: RemoteExecutor, dro
     const type = typeFromAST(info.schema, definition.type as never) as GraphQLInputType | undefined;
     if (type && name in info.variableValues) variables[name] = wire(info.variableValues[name], type);
   }
-  const out = hostRenamer(remote.alias, remote.remoteName);
-  const rewritten = rewriteDocumentIds(info.schema, operation, out);
+  const rewritten = rewriteDocumentIds(info.schema, operation, remote.toRemote);
   const fragmentMap = Object.fromEntries(fragments.map((f) => [f.name.value, f]));
-  const back = hostRenamer(remote.remoteName, remote.alias);
   const key = info.path.key as string;
   return {
     document: print(rewritten.document),
-    variables: rewriteVariableIds(variables, rewritten.idVariables, out),
+    variables: rewriteVariableIds(variables, rewritten.idVariables, remote.toRemote),
     adopt: (data) => {
-      const value = rewriteResultIds(info.schema, data[key], info.returnType, field.selectionSet, fragmentMap, back);
+      const value = rewriteResultIds(info.schema, data[key], info.returnType, field.selectionSet, fragmentMap, remote.fromRemote);
       return new RemoteValue({ [key]: value }, remote.alias);
     },
   };

@@ -15,7 +15,7 @@ import {
 } from 'graphql';
 import { asClientError } from '../errors';
 import type { RemoteDirectory, RemoteResult } from './delegate';
-import { hostRenamer, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds } from './id-rewrite';
+import { rewriteDocumentIds, rewriteResultIds, rewriteVariableIds } from './id-rewrite';
 
 // The hub's fast path: a query whose every root field names objects of one linked host (a
 // session, a goal, a transcript page, events) is sent to that host whole and its answer passed
@@ -87,18 +87,17 @@ export async function forwardWhole(plan: ForwardPlan, variables: Record<string, 
     return null; // down
   }
   if (!remote) return null;
-  const out = hostRenamer(remote.alias, remote.remoteName);
   const key = `${remote.alias}→${remote.remoteName}`;
   let outgoing = plan.outgoing.get(key);
   if (!outgoing) {
-    const rewritten = rewriteDocumentIds(plan.schema, plan.document, out);
+    const rewritten = rewriteDocumentIds(plan.schema, plan.document, remote.toRemote);
     outgoing = { query: print(rewritten.document), idVariables: rewritten.idVariables };
     plan.outgoing.set(key, outgoing);
   }
   let answer: RemoteResult;
   const asked = performance.now();
   try {
-    answer = await remote.execute(outgoing.query, rewriteVariableIds(variables, outgoing.idVariables, out), plan.operationName);
+    answer = await remote.execute(outgoing.query, rewriteVariableIds(variables, outgoing.idVariables, remote.toRemote), plan.operationName);
   } catch (err) {
     // no answer (UNAVAILABLE): asking again on the ordinary path would only wait twice
     const known = asClientError(err);
@@ -108,11 +107,10 @@ export async function forwardWhole(plan: ForwardPlan, variables: Record<string, 
   const remoteMs = performance.now() - asked;
   const { data } = answer;
   if (data) {
-    const back = hostRenamer(remote.remoteName, remote.alias);
     const query = plan.schema.getQueryType()!.getFields();
     for (const root of plan.roots) {
       const key = root.alias?.value ?? root.name.value;
-      data[key] = rewriteResultIds(plan.schema, data[key], query[root.name.value].type, root.selectionSet, plan.fragments, back);
+      data[key] = rewriteResultIds(plan.schema, data[key], query[root.name.value].type, root.selectionSet, plan.fragments, remote.fromRemote);
     }
   }
   // the remote's errors as they are (their locations are in the printed copy it was sent, so not kept)

@@ -2,7 +2,7 @@ import { Kind, print, type GraphQLResolveInfo, type GraphQLObjectType, type Sele
 import type { SessionPage } from '../../spoke/model/source';
 import type { SessionSummary } from '../../spoke/model/types';
 import { aliasedField, usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
-import { fieldsFor, hostRenamer, rewriteResultIds } from './id-rewrite';
+import { fieldsFor, rewriteResultIds } from './id-rewrite';
 import { askEveryHost } from './last-seen';
 import { RemoteValue } from './remote-value';
 
@@ -82,12 +82,11 @@ async function remotePage(
   const data = (await remote.queryLists(document, { filter, first: args.first, after })) as {
     sessions: { totalCount: number; pageInfo: { hasNextPage: boolean }; edges: { cursor: string; node: Record<string, unknown> }[] };
   };
-  const back = hostRenamer(remote.remoteName, remote.alias);
   const sessionType = info.schema.getType('Session') as GraphQLObjectType;
   // the page may be the hub's kept copy: it is read here, and only the nodes taken are copied
   const served = (node: Record<string, unknown>) => {
     const own = structuredClone(node);
-    rewriteResultIds(info.schema, own, sessionType, nodeSelection, info.fragments, back);
+    rewriteResultIds(info.schema, own, sessionType, nodeSelection, info.fragments, remote.fromRemote);
     return new RemoteValue(own, remote.alias);
   };
   return {

@@ -1,7 +1,6 @@
 import type { UsageRow } from '../../spoke/usage/report';
 import { addTotals } from '../../spoke/usage/usage';
 import type { RemoteDirectory } from './delegate';
-import { hostRenamer } from './id-rewrite';
 
 // `usage` on a hub: every host that is up gives its rows for the same question, read back into
 // the kernel's own row shape; rows with the same key (a day, a model) are added up, and keys
@@ -30,8 +29,7 @@ export async function mergedUsage(args: Record<string, unknown>, mine: UsageRow[
   const answers = await Promise.allSettled(
     remotes.up().map(async (remote) => {
       const { usage } = (await remote.query(ROWS, args)) as { usage: WireRow[] };
-      const rename = hostRenamer(remote.remoteName, remote.alias);
-      return usage.map((r) => rowOf(r, rename));
+      return usage.map((r) => rowOf(r, remote.fromRemote));
     }),
   );
   for (const answer of answers) {

@@ -1,6 +1,5 @@
 import { NotFoundError } from '../../spoke/model/source';
 import type { Context } from '../builder';
-import { hostRenamer } from './id-rewrite';
 
 // Clearing goals through a hub: each host clears its own (the same idempotency key to each, so a
 // retry makes no second batch anywhere), and the batch id names every host's batch so one
@@ -21,8 +20,7 @@ export async function clearAcrossHosts(goals: GoalKey[], idempotencyKey: string,
       if (host === local) return { host, ...(await ctx.source.clearGoals(mine, idempotencyKey)) };
       const remote = ctx.remotes.get(host);
       if (!remote) throw new NotFoundError(`no host "${host}": see the hosts query`);
-      const out = hostRenamer(remote.alias, remote.remoteName);
-      const ids = mine.map((g) => out(`${g.host}:${g.key}/${g.anchor}`));
+      const ids = mine.map((g) => remote.toRemote(`${g.host}:${g.key}/${g.anchor}`));
       const { clearGoals } = (await remote.query(CLEAR, { ids, key: idempotencyKey })) as { clearGoals: { batchId: string; cleared: number } };
       return { host, ...clearGoals };
     }),

@@ -1,6 +1,6 @@
 import { Kind, print, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { aliasedField, RemoteAnswerError, usedFragments, withTypenames, type RemoteDirectory } from './delegate';
-import { hostRenamer, rewriteResultIds } from './id-rewrite';
+import { rewriteResultIds } from './id-rewrite';
 import { RemoteValue } from './remote-value';
 
 // A remote session's stream through the hub. The hub keeps the fence of the last frame it passed
@@ -54,14 +54,12 @@ async function* resume(info: GraphQLResolveInfo, args: Record<string, unknown>, 
   while (!run.closed) {
     const remote = remotes.up().find((r) => r.alias === alias);
     if (remote) {
-      const sessionId = hostRenamer(remote.alias, remote.remoteName)(String(args.sessionId));
-      const back = hostRenamer(remote.remoteName, remote.alias);
-      run.current = remote.subscribe(document, { sessionId, ...fence });
+      run.current = remote.subscribe(document, { sessionId: remote.toRemote(String(args.sessionId)), ...fence });
       try {
         for (let step = await run.current.next(); !step.done && !run.closed; step = await run.current.next()) {
           const frame = step.value[key] as Record<string, unknown>;
           fence = { cursor: frame._loomCursor as number, epoch: frame._loomEpoch as number, generation: frame._loomGeneration as number };
-          rewriteResultIds(info.schema, frame, info.returnType, selection, fragmentMap, back);
+          rewriteResultIds(info.schema, frame, info.returnType, selection, fragmentMap, remote.fromRemote);
           yield new RemoteValue({ [key]: frame }, alias);
           if (frame._loomKind === 'STOPPED') return;
         }
