@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RemoteDirectory } from '../schema/index';
 import { forwardPlan, forwardWhole, type ForwardPlan } from '../schema/remote/forward-whole';
 import { VIA_HUB_HEADER } from './security/access';
-import type { LoomYoga } from './yoga';
+import { checkedDocument, type LoomYoga } from './yoga';
 
 // A hub answers a POSTed query about one linked host's objects (schema/remote/forward-whole.ts)
 // before yoga sees it: yoga's Fetch-API request pipeline costs about what the whole answer costs
@@ -36,13 +36,10 @@ export function hubFastPath(yoga: LoomYoga, remotes: RemoteDirectory): HubFastPa
     const key = JSON.stringify([operationName ?? null, query]);
     let plan = plans.get(key);
     if (plan === undefined) {
-      try {
-        const enveloped = yoga.getEnveloped({ req });
-        const document = enveloped.parse(query);
-        plan = enveloped.validate(enveloped.schema, document).length === 0 ? forwardPlan(enveloped.schema, document, operationName) : null;
-      } catch {
-        plan = null; // refused while parsing: yoga says why
-      }
+      const enveloped = yoga.getEnveloped({ req });
+      const { document } = checkedDocument(enveloped, query);
+      // a refused query has no plan: yoga answers it, saying why
+      plan = document && forwardPlan(enveloped.schema, document, operationName);
       if (plans.size >= MAX_PLANS) plans.delete(plans.keys().next().value!);
       plans.set(key, plan);
     }

@@ -1,5 +1,5 @@
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type DocumentNode } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { asClientError, contentLoader, loomSchema, type Context, type RemoteDirectory } from '../schema/index';
 import type { HostDirectory, Source } from '../spoke/model/source';
@@ -53,4 +53,20 @@ export function createLoomYoga(source: Source, hosts: HostDirectory & RemoteDire
       },
     },
   });
+}
+
+export type Enveloped = ReturnType<LoomYoga['getEnveloped']>;
+
+/**
+ * A query text as yoga's envelop judges it, limits included (they refuse while parsing and
+ * validating, by throwing or by returning errors): its document, or why it is refused.
+ */
+export function checkedDocument(enveloped: Enveloped, query: string): { document: DocumentNode; errors: [] } | { document: null; errors: readonly GraphQLError[] } {
+  try {
+    const document = enveloped.parse(query);
+    const errors = enveloped.validate(enveloped.schema, document);
+    return errors.length > 0 ? { document: null, errors } : { document, errors: [] };
+  } catch (err) {
+    return { document: null, errors: [err instanceof GraphQLError ? err : new GraphQLError('The request could not be parsed.', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })] };
+  }
 }
