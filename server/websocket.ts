@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { GraphQLError } from 'graphql';
 import { CloseCode } from 'graphql-ws';
@@ -6,7 +7,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AccessPolicy } from './security/access';
 import type { FailureThrottle } from './security/throttle';
-import type { LoomYoga } from './yoga';
+import { checkedDocument, type Enveloped, type LoomYoga } from './yoga';
 
 // GraphQL subscriptions (and queries) over graphql-ws on /graphql, executed through yoga's
 // envelop so the WebSocket gets the same schema, context, limits and error masking as HTTP.
@@ -72,26 +73,19 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
         }
         ids.add(id);
         const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload });
-        try {
-          // Limits reject while parsing and validating, by throwing or by returning errors.
-          const document = enveloped.parse(payload.query);
-          const errors = enveloped.validate(enveloped.schema, document);
-          if (errors.length > 0) {
-            ids.delete(id);
-            return errors;
-          }
-          return {
-            schema: enveloped.schema,
-            operationName: payload.operationName,
-            document,
-            variableValues: payload.variables,
-            contextValue: await enveloped.contextFactory(),
-            rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
-          };
-        } catch (err) {
+        const { document, errors } = checkedDocument(enveloped, payload.query);
+        if (!document) {
           ids.delete(id);
-          return [err instanceof GraphQLError ? err : new GraphQLError('The request could not be parsed.', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+          return [...errors];
         }
+        return {
+          schema: enveloped.schema,
+          operationName: payload.operationName,
+          document,
+          variableValues: payload.variables,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+        };
       },
       onComplete: (ctx, id) => {
         open.get(ctx.extra.socket)?.delete(id);
@@ -102,22 +96,29 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
     wss,
   );
 
-  const peers = new WeakMap<WebSocket, string>();
-  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => peers.set(ws, `${req.socket.remoteAddress}:${req.socket.remotePort}`));
+  const peers = new WeakMap<WebSocket, { name: string; socket: Socket }>();
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => peers.set(ws, { name: `${req.socket.remoteAddress}:${req.socket.remotePort}`, socket: req.socket }));
+  /** Bytes the OS has taken for the client so far: they move only as the client reads. */
+  const taken = (ws: WebSocket): number => {
+    const socket = peers.get(ws)?.socket;
+    return socket ? socket.bytesWritten - socket.writableLength : 0;
+  };
 
   // Once a second: `loom token --rotate` ends every socket opened with the old token, and a
-  // client more than 16 MB behind at two looks in a row is dropped unless it read some between
+  // client more than 16 MB behind at two looks in a row is dropped if it read nothing between
   // them (a hub taking a large answer over a slow link is reading; a client that stopped is not).
-  const behind = new WeakMap<WebSocket, number>();
+  // What one socket can pile up is bounded anyway: a stream queues its next frame only once the
+  // last one left, and a socket holds at most MAX_SUBSCRIPTIONS.
+  const looks = new WeakMap<WebSocket, { buffered: number; taken: number }>();
   const watchdog = setInterval(() => {
     for (const socket of wss.clients) {
-      const buffered = socket.bufferedAmount;
-      const before = behind.get(socket) ?? 0;
-      if (before > MAX_BUFFERED && buffered >= before) {
-        log(`dropping WebSocket client ${peers.get(socket) ?? 'unknown'}: more than 16 MB behind and not reading`);
+      const now = { buffered: socket.bufferedAmount, taken: taken(socket) };
+      const before = looks.get(socket);
+      looks.set(socket, now);
+      if (before && before.buffered > MAX_BUFFERED && now.buffered > MAX_BUFFERED && now.taken === before.taken) {
+        log(`dropping WebSocket client ${peers.get(socket)?.name ?? 'unknown'}: more than 16 MB behind and not reading`);
         socket.terminate();
       }
-      behind.set(socket, buffered);
     }
     if (signedIn.size === 0) return;
     const current = access.fingerprint();
@@ -128,7 +129,6 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
   return wss;
 }
 
-type Enveloped = ReturnType<LoomYoga['getEnveloped']>;
 
 function reject(socket: Duplex, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
