@@ -53,7 +53,7 @@ export function hubFastPath(yoga: LoomYoga, remotes: RemoteDirectory): HubFastPa
     if (!(length > 0 && length <= MAX_BODY)) return false;
     let raw: Buffer;
     try {
-      raw = await readBody(req);
+      raw = await readBody(req, length);
     } catch {
       res.destroy(); // the client went away mid-body: no one to answer
       return true;
@@ -98,8 +98,14 @@ function acceptsJson(accept: string | undefined): boolean {
   return !accept || accept.includes('application/json') || accept.includes('*/*');
 }
 
-/** The body: Node's parser stops it at Content-Length. */
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/**
+ * The body: Node's parser stops it at Content-Length. A small body comes in the headers' packet,
+ * and the parser has queued all of it by the first await: taken from there, it skips the stream's
+ * events, which cost a hop through the hub a tenth of a millisecond here.
+ */
+async function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
+  await null;
+  if (req.readableLength === length) return req.read(length) as Buffer;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

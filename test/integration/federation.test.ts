@@ -1,4 +1,5 @@
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -376,6 +377,24 @@ describe('remote sessions through the hub', () => {
     // a client that takes only graphql-response+json gets it from the ordinary path
     const strict = await ask(`{ session(id: "gpu:gpu1") { id } }`, {}, 'application/graphql-response+json');
     expect(strict).toEqual({ forwardedTo: null, timing: null, body: { data: { session: { id: 'gpu:gpu1' } } } });
+  });
+
+  it('forwards a query whose body comes in pieces, after its headers, as one that comes with them', async () => {
+    const body = JSON.stringify({ query: `{ session(id: "gpu:gpu1") { id } }` });
+    const socket = connect(hub.port, '127.0.0.1');
+    let reply = '';
+    socket.on('data', (chunk) => (reply += chunk));
+    const ended = new Promise((resolve) => socket.on('end', resolve));
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\nX-Loom-Token: ${hub.token}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.write(body.slice(10));
+    await ended;
+    expect(reply).toMatch(/^HTTP\/1\.1 200/);
+    expect(reply.toLowerCase()).toContain('x-loom-forwarded-to: gpu');
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ data: { session: { id: 'gpu:gpu1' } } });
   });
 
   it('keeps a host\'s page of sessions while nothing changes there, and reads it again once something does', async () => {
