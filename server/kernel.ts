@@ -104,6 +104,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
       await new Promise((resolve) => wss.close(resolve));
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      access.close();
       release();
     },
   };

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { watch, type FSWatcher } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { readToken, tokensEqual, tokenStamp } from './token';
+import { matchesDigest, readToken, tokenDigest, tokensEqual, tokenStamp } from './token';
 
 // Who may talk to this kernel. Three checks, in order, on every request and WebSocket upgrade:
 // the Host header names this kernel (DNS rebinding sends a foreign name), the Origin, when a
@@ -27,7 +28,9 @@ export class AccessPolicy {
   readonly hosts: Set<string>;
   readonly origins: Set<string>;
   readonly cookieName: string;
-  private cached: { stamp: string; token: string } | null = null;
+  private cached: { stamp: string; token: string; digest: Buffer } | null = null;
+  /** tells when the token file changes; null where the state dir cannot be watched */
+  private watcher: FSWatcher | null = null;
 
   constructor(private readonly options: AccessOptions) {
     const names = new Set([...LOOPBACK_NAMES, ...(options.extraHosts ?? [])]);
@@ -36,6 +39,12 @@ export class AccessPolicy {
     this.origins = new Set([...this.hosts].map((h) => `http://${h}`));
     // Cookies are not kept apart by port: the port in the name keeps two kernels apart.
     this.cookieName = `loom_${options.port}`;
+    this.watchToken();
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.watcher = null;
   }
 
   hostAllowed(req: IncomingMessage): boolean {
@@ -50,9 +59,7 @@ export class AccessPolicy {
 
   /** The current token, re-read when the file changes (`loom token --rotate`). */
   token(): string {
-    const stamp = tokenStamp(this.options.stateDir);
-    if (this.cached?.stamp !== stamp) this.cached = { stamp, token: readToken(this.options.stateDir) };
-    return this.cached.token;
+    return this.current().token;
   }
 
   /** A fingerprint of the current token, to tell sessions opened under an old one. */
@@ -61,7 +68,9 @@ export class AccessPolicy {
   }
 
   validToken(given: string | undefined | null): boolean {
-    return typeof given === 'string' && given.length > 0 && tokensEqual(given, this.token());
+    if (typeof given !== 'string' || given.length === 0) return false;
+    // a token other than the one last read may have just been written, before the watch says so
+    return matchesDigest(given, this.current().digest) || (this.changedOnDisk() && matchesDigest(given, this.current().digest));
   }
 
   /** What the browser keeps instead of the token: derived from it, so a rotation voids it. */
@@ -92,6 +101,40 @@ export class AccessPolicy {
   /** The tokenized link to open the dashboard. */
   link(url: string): string {
     return tokenLink(url, this.token());
+  }
+
+  /**
+   * The token file as last read. While the state dir is watched it is read again only when the
+   * watch says the file changed: a stat on every request cost a hop through a hub 0.06 ms here.
+   * Where it cannot be watched, the file's stamp is checked on every request.
+   */
+  private current(): { token: string; digest: Buffer } {
+    if (this.cached && this.watcher) return this.cached;
+    const stamp = tokenStamp(this.options.stateDir);
+    if (this.cached?.stamp !== stamp) {
+      const token = readToken(this.options.stateDir);
+      this.cached = { stamp, token, digest: tokenDigest(token) };
+    }
+    return this.cached;
+  }
+
+  /** Whether the file is not the one last read (then it is read again at the next look). */
+  private changedOnDisk(): boolean {
+    if (this.cached?.stamp === tokenStamp(this.options.stateDir)) return false;
+    this.cached = null;
+    return true;
+  }
+
+  private watchToken(): void {
+    try {
+      this.watcher = watch(this.options.stateDir, { persistent: false }, (_event, name) => {
+        if (!name || name === 'token') this.cached = null;
+      });
+      // a watch that fails leaves the stat on every request
+      this.watcher.on('error', () => this.close());
+    } catch {
+      this.watcher = null;
+    }
   }
 }
 

@@ -52,11 +52,17 @@ export function tokenStamp(stateDir: string): string {
   return `${s.ino}:${s.mtimeMs}:${s.size}`;
 }
 
+/** What a token is compared by: its SHA-256, so the comparison takes the same time whatever the lengths. */
+export const tokenDigest = (token: string): Buffer => createHash('sha256').update(token).digest();
+
+/** Compares in constant time against a digest from tokenDigest. */
+export function matchesDigest(given: string, digest: Buffer): boolean {
+  return timingSafeEqual(tokenDigest(given), digest);
+}
+
 /** Compares in constant time, whatever the lengths. */
 export function tokensEqual(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
+  return matchesDigest(given, tokenDigest(expected));
 }
 
 const newToken = (): string => randomBytes(32).toString('base64url');

@@ -239,6 +239,8 @@ describe('rotation', () => {
       });
       const fresh = rotateToken(local.stateDir);
       expect(fresh).not.toBe(old);
+      // at once, whether or not the kernel's watch on its state dir has told it yet
+      expect((await raw(local.port, { path: '/', headers: { 'x-loom-token': fresh } })).status).toBe(200);
       expect(await closed).toBe(4403);
       expect((await raw(local.port, { path: '/', headers: { 'x-loom-token': old } })).status).toBe(401);
       expect((await raw(local.port, { path: '/', headers: { cookie, 'sec-fetch-site': 'none' } })).status).toBe(401);
