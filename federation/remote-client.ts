@@ -20,7 +20,7 @@ const MAX_IN_FLIGHT = 8;
 const IDLE_SOCKET_MS = 30_000;
 
 export class RemoteClient {
-  private socket: WsClient | null = null;
+  private wsClient: WsClient | null = null;
   private inFlight = 0;
   private readonly waiting: (() => void)[] = [];
 
@@ -48,7 +48,7 @@ export class RemoteClient {
 
   /** Each event of a subscription; throws RemoteAnswerError for the remote's errors, anything else when the socket drops. */
   stream<T>(query: string, variables: Record<string, unknown>): AsyncIterableIterator<T> {
-    return mapIterator(this.subscriptions().iterate({ query, variables }), (result) => {
+    return mapIterator(this.connection().iterate({ query, variables }), (result) => {
       const error = result.errors?.[0] as RemoteError | undefined;
       if (error) throw new RemoteAnswerError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
       return result.data as T;
@@ -67,9 +67,9 @@ export class RemoteClient {
   }
 
   /** The graphql-ws socket to the remote kernel, opened on first use and again after a drop. */
-  subscriptions(): WsClient {
+  private connection(): WsClient {
     const agent = this.agent;
-    this.socket ??= createClient({
+    this.wsClient ??= createClient({
       url: `ws://127.0.0.1:${this.remotePort}/graphql`,
       webSocketImpl: class extends WebSocket {
         constructor(address: string, protocols?: string | string[]) {
@@ -81,12 +81,12 @@ export class RemoteClient {
       lazyCloseTimeout: IDLE_SOCKET_MS,
       retryAttempts: 0,
     });
-    return this.socket;
+    return this.wsClient;
   }
 
   close(): void {
     // dispose rethrows a connection that already failed: the link is going away either way
-    Promise.resolve(this.socket?.dispose()).catch(() => undefined);
+    Promise.resolve(this.wsClient?.dispose()).catch(() => undefined);
     this.agent.destroy();
   }
 
@@ -115,7 +115,7 @@ export class RemoteClient {
         cancel(); // tells the remote to stop
         reject(new Error(`the remote kernel did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`));
       }, ANSWER_TIMEOUT_MS);
-      const cancel = this.subscriptions().subscribe<Record<string, unknown>>(
+      const cancel = this.connection().subscribe<Record<string, unknown>>(
         { query, variables, operationName },
         {
           // A query's one result is its answer. graphql-ws sends `complete` only once that result
