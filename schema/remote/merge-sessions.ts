@@ -58,12 +58,25 @@ export async function mergedSessions(
   // ties by host name, compared as plain strings: the same order wherever the hub runs, and cheap
   items.sort((a, b) => b.updatedAt - a.updatedAt || (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
   const taken = items.slice(0, args.first);
-  const state = { ...cursors };
-  const edgeCursors = taken.map((item) => {
+  let edgeCursors: string[] | undefined;
+  return {
+    sessions: taken.map((i) => i.node()) as SessionSummary[],
+    totalCount: total,
+    hasNextPage: more || items.length > taken.length,
+    // made only when the client asks for a cursor: most pages are read for their nodes alone
+    get cursors() {
+      return (edgeCursors ??= edgeCursorsOf(taken, cursors));
+    },
+  };
+}
+
+/** Each edge's cursor: every host's own cursor as of that edge. */
+function edgeCursorsOf(taken: Item[], before: Cursors): string[] {
+  const state = { ...before };
+  return taken.map((item) => {
     state[item.host] = item.cursor;
     return encode(state);
   });
-  return { sessions: taken.map((i) => i.node()) as SessionSummary[], totalCount: total, hasNextPage: more || items.length > taken.length, cursors: edgeCursors };
 }
 
 async function remotePage(
