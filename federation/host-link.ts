@@ -1,4 +1,5 @@
 import type { Client } from 'ssh2';
+import { RemoteAnswerError } from '../schema/remote/delegate';
 import type { HostDownReason, HostLink as HostLinkStatus, HostState } from '../spoke/model/types';
 import { backoffMs } from './backoff';
 import type { LinkedHost } from './hosts-config';
@@ -115,14 +116,19 @@ export class HostConnection {
         resolve(failure);
       };
       const timer = setInterval(() => {
+        const seen = () => {
+          misses = 0;
+          this.status.lastSeen = Date.now();
+        };
         remote.client
           .ping()
           .then((rtt) => {
-            misses = 0;
+            seen();
             this.status.rttMs = rtt;
-            this.status.lastSeen = Date.now();
           })
-          .catch(() => {
+          .catch((err) => {
+            // refusing the ping (a limit, say) is still an answer: the kernel is there
+            if (err instanceof RemoteAnswerError) return seen();
             if (++misses >= 2) end(new LinkFailure('KERNEL_NOT_RUNNING', `the kernel on ${this.options.host.name} stopped answering; start it there with "loom up"`));
           });
       }, this.options.keepaliveMs);

@@ -13,6 +13,8 @@ import { mapIterator } from '../schema/remote/map-iterator';
 
 /** An answer past this closes the socket: a remote is another machine, bounded like any input. */
 const MAX_ANSWER = 64 * 2 ** 20;
+/** What a kernel takes in one WebSocket message (server/websocket.ts); more would close the socket. */
+const MAX_MESSAGE = 2 ** 20;
 const ANSWER_TIMEOUT_MS = 15_000;
 /** Operations on their way at once, so the hub's queries never crowd out its streams there. */
 const MAX_IN_FLIGHT = 8;
@@ -104,8 +106,15 @@ export class RemoteClient {
   /**
    * One query or mutation over the socket. Never sent twice: a mutation the remote may have done
    * before its socket closed must not be done again, and a query is cheap to ask again by hand.
+   * (graphql-ws would send operations again after a close with code 1000 while others run; a
+   * kernel never closes a socket that way.)
    */
   private operation(query: string, variables: Record<string, unknown>, operationName?: string): Promise<RemoteResult> {
+    // the kernel would close the whole socket, streams and all, over one message too large
+    const size = Buffer.byteLength(JSON.stringify({ query, variables, operationName }));
+    if (size > MAX_MESSAGE - 1024) {
+      return Promise.reject(new RemoteAnswerError(`the operation is ${Math.ceil(size / 1024)} KiB; a host takes at most ${MAX_MESSAGE / 2 ** 20} MiB in one`, 'BAD_USER_INPUT'));
+    }
     return new Promise((resolve, reject) => {
       const settle = (outcome: () => void) => {
         clearTimeout(timer);
@@ -125,7 +134,8 @@ export class RemoteClient {
             settle(() => resolve({ data: result.data ?? null, errors: (result.errors ?? []) as unknown as RemoteError[] })),
           // refused before it ran (the remote's validation and limits) is an answer; anything else is none
           error: (err: unknown) => settle(() => (Array.isArray(err) ? resolve({ data: null, errors: err as RemoteError[] }) : reject(socketError(err)))),
-          complete: () => settle(() => resolve({ data: null, errors: [{ message: 'the remote kernel ended the operation without a result' }] })),
+          // without a result first, the socket went away under it (graphql-ws completes what it drops on dispose)
+          complete: () => settle(() => reject(new Error('its connection closed before an answer'))),
         },
       );
     });
@@ -141,8 +151,8 @@ function dataOf(data: Record<string, unknown> | null, errors: RemoteError[]): Re
 /** Why the socket failed, in words: a close event, ws's error event, or an Error. */
 function socketError(err: unknown): Error {
   if (err instanceof Error) return err;
-  const { code, reason, message } = err as { code?: number; reason?: string; message?: string };
-  if (code === 1009) return new Error(`an answer passed ${MAX_ANSWER / 2 ** 20} MiB, so the hub closed the connection`);
+  const { code, reason, message, error } = err as { code?: number; reason?: string; message?: string; error?: { code?: string } };
+  if (error?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return new Error(`an answer passed ${MAX_ANSWER / 2 ** 20} MiB, so the hub closed the connection`);
   if (message) return new Error(message);
   return new Error(`its connection closed${code ? ` (${code}${reason ? `: ${reason}` : ''})` : ''}`);
 }

@@ -39,8 +39,13 @@ usage:
 `;
 
 const [command, ...rest] = process.argv.slice(2);
-if (command === 'up') await (await import('./commands/up')).up(rest);
-else if (command === 'status') await (await import('./commands/status')).status(rest);
+if (command === 'up') {
+  // Before graphql-js loads: outside production it checks each failed type test for a second copy
+  // of itself, a tenth of a hub's work on a merged list. Only the kernel: `loom run` passes its
+  // environment on to Claude Code and what it runs.
+  process.env.NODE_ENV ??= 'production';
+  await (await import('./commands/up')).up(rest);
+} else if (command === 'status') await (await import('./commands/status')).status(rest);
 else if (command === 'url') await (await import('./commands/url')).url(rest);
 else if (command === 'token') await (await import('./commands/token')).token(rest);
 else if (command === 'hooks') await (await import('./commands/hooks')).hooks(rest);

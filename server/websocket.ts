@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { GraphQLError } from 'graphql';
+import { getOperationAST, GraphQLError } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -66,17 +66,19 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
         return false; // graphql-ws closes with 4403 Forbidden
       },
       onSubscribe: async (ctx, id, payload) => {
-        const ids = open.get(ctx.extra.socket) ?? new Set<string>();
-        open.set(ctx.extra.socket, ids);
-        if (ids.size >= MAX_SUBSCRIPTIONS) {
-          return [new GraphQLError(`at most ${MAX_SUBSCRIPTIONS} subscriptions per connection`, { extensions: { code: 'BAD_USER_INPUT' } })];
-        }
-        ids.add(id);
         const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload });
         const { document, errors } = checkedDocument(enveloped, payload.query);
-        if (!document) {
-          ids.delete(id);
-          return [...errors];
+        if (!document) return [...errors];
+        // Only subscriptions count: a query or mutation ends with its answer (a hub sends all of
+        // them on one socket, beside its streams). Counted before the first await, so a burst
+        // cannot slip past the limit while others are being set up.
+        if (getOperationAST(document, payload.operationName)?.operation === 'subscription') {
+          const ids = open.get(ctx.extra.socket) ?? new Set<string>();
+          open.set(ctx.extra.socket, ids);
+          if (ids.size >= MAX_SUBSCRIPTIONS) {
+            return [new GraphQLError(`at most ${MAX_SUBSCRIPTIONS} subscriptions per connection`, { extensions: { code: 'BAD_USER_INPUT' } })];
+          }
+          ids.add(id);
         }
         return {
           schema: enveloped.schema,
@@ -98,10 +100,14 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
 
   const peers = new WeakMap<WebSocket, { name: string; socket: Socket }>();
   wss.on('connection', (ws: WebSocket, req: IncomingMessage) => peers.set(ws, { name: `${req.socket.remoteAddress}:${req.socket.remotePort}`, socket: req.socket }));
-  /** Bytes the OS has taken for the client so far: they move only as the client reads. */
-  const taken = (ws: WebSocket): number => {
-    const socket = peers.get(ws)?.socket;
-    return socket ? socket.bytesWritten - socket.writableLength : 0;
+  /**
+   * How far the OS has taken the client's bytes: it moves only as the client reads. Writes that
+   * ended count in bytesWritten less writableLength; a write still under way (one frame can be
+   * megabytes) only in what libuv has left of it, which Node keeps on the socket's handle.
+   */
+  const taken = (ws: WebSocket): string => {
+    const socket = peers.get(ws)?.socket as (Socket & { _handle?: { writeQueueSize?: number } }) | undefined;
+    return socket ? `${socket.bytesWritten - socket.writableLength}/${socket._handle?.writeQueueSize ?? 0}` : '';
   };
 
   // Once a second: `loom token --rotate` ends every socket opened with the old token, and a
@@ -109,7 +115,7 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
   // them (a hub taking a large answer over a slow link is reading; a client that stopped is not).
   // What one socket can pile up is bounded anyway: a stream queues its next frame only once the
   // last one left, and a socket holds at most MAX_SUBSCRIPTIONS.
-  const looks = new WeakMap<WebSocket, { buffered: number; taken: number }>();
+  const looks = new WeakMap<WebSocket, { buffered: number; taken: string }>();
   const watchdog = setInterval(() => {
     for (const socket of wss.clients) {
       const now = { buffered: socket.bufferedAmount, taken: taken(socket) };

@@ -12,6 +12,8 @@ export const TOKEN_HEADER = 'x-loom-token';
 /** The header (HTTP) and connection_init field `viaHub` (graphql-ws) a hub marks its requests with. */
 export const VIA_HUB_HEADER = 'x-loom-via-hub';
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+/** The longest a watched token file goes without its stamp checked. */
+const RECHECK_MS = 1000;
 
 export interface AccessOptions {
   stateDir: string;
@@ -28,7 +30,7 @@ export class AccessPolicy {
   readonly hosts: Set<string>;
   readonly origins: Set<string>;
   readonly cookieName: string;
-  private cached: { stamp: string; token: string; digest: Buffer } | null = null;
+  private cached: { stamp: string; token: string; digest: Buffer; checkedAt: number } | null = null;
   /** tells when the token file changes; null where the state dir cannot be watched */
   private watcher: FSWatcher | null = null;
 
@@ -104,16 +106,20 @@ export class AccessPolicy {
   }
 
   /**
-   * The token file as last read. While the state dir is watched it is read again only when the
-   * watch says the file changed: a stat on every request cost a hop through a hub 0.06 ms here.
-   * Where it cannot be watched, the file's stamp is checked on every request.
+   * The token file as last read. While the state dir is watched, its stamp is checked at most once
+   * a second (a watch can miss changes, on a network or a shared file system), and at once when
+   * the watch says the file changed: a stat on every request cost a hop through a hub 0.06 ms here.
+   * Where the dir cannot be watched, the stamp is checked on every request.
    */
   private current(): { token: string; digest: Buffer } {
-    if (this.cached && this.watcher) return this.cached;
+    const now = Date.now();
+    if (this.cached && this.watcher && now - this.cached.checkedAt < RECHECK_MS) return this.cached;
     const stamp = tokenStamp(this.options.stateDir);
-    if (this.cached?.stamp !== stamp) {
+    if (this.cached?.stamp === stamp) {
+      this.cached.checkedAt = now;
+    } else {
       const token = readToken(this.options.stateDir);
-      this.cached = { stamp, token, digest: tokenDigest(token) };
+      this.cached = { stamp, token, digest: tokenDigest(token), checkedAt: now };
     }
     return this.cached;
   }

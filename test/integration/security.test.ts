@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKernel } from '../../server/kernel';
 import { rotateToken } from '../../server/security/token';
+import { VERSION } from '../../spoke/version';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { raw, upgradeStatus } from '../helpers/raw-http';
 import { line, prompt } from '../helpers/records';
@@ -360,7 +361,7 @@ describe('WebSocket limits', () => {
     expect(dropped()).toHaveLength(before);
   });
 
-  it('refuses the 101st subscription on one socket', async () => {
+  it('refuses the 101st subscription on one socket, and still answers queries there', async () => {
     const client = kernel.ws();
     const errors: unknown[] = [];
     const stops = Array.from({ length: 101 }, () =>
@@ -369,6 +370,9 @@ describe('WebSocket limits', () => {
     await until(() => errors.length > 0, 'the 101st subscription to be refused');
     expect(JSON.stringify(errors[0])).toMatch(/at most 100 subscriptions per connection/);
     expect(errors).toHaveLength(1);
+    // a query ends with its answer: it does not count (a hub asks everything on one socket)
+    const answer = await new Promise((resolve, reject) => client.subscribe({ query: '{ kernel { version } }' }, { next: resolve, error: reject, complete: () => {} }));
+    expect(answer).toEqual({ data: { kernel: { version: VERSION } } });
     for (const stop of stops) stop();
   });
 });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { RemoteClient } from '../../federation/remote-client';
 import { TunnelAgent } from '../../federation/tunnel';
+import { RemoteAnswerError } from '../../schema/remote/delegate';
 import { startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
 import { until } from '../helpers/wait';
 
@@ -104,6 +105,27 @@ describe('operations to a remote kernel through its SSH tunnel', () => {
     const outcomes = await Promise.all(asked);
     expect(outcomes).toHaveLength(12);
     expect(outcomes.every((o) => o !== 'answered' && o.length > 0)).toBe(true);
+    remote.client.close();
+  });
+
+  it('gives no answer, not an empty one, to an operation cut off when the link is closed', async () => {
+    const remote = await heldKernelThroughSsh();
+    const asked = remote.client.query('{ version }').catch((err: Error) => err);
+    await until(() => remote.held.length === 1, 'the query at the kernel');
+    remote.client.close();
+    const outcome = await asked;
+    expect(outcome).toBeInstanceOf(Error);
+    expect(outcome).not.toBeInstanceOf(RemoteAnswerError);
+  });
+
+  it('refuses an operation over the 1 MiB a kernel takes in one message, and keeps the socket for the rest', async () => {
+    const remote = await heldKernelThroughSsh();
+    const held = remote.client.query('{ version }');
+    await until(() => remote.held.length === 1, 'the query at the kernel');
+    const big = await remote.client.query('{ version }', { padding: 'x'.repeat(2 ** 20) }).catch((err: RemoteAnswerError) => err);
+    expect(big).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/at most 1 MiB/) });
+    remote.held[0]('3');
+    expect(await held).toEqual({ version: '3' });
     remote.client.close();
   });
 
