@@ -9,6 +9,7 @@ import { BadInputError, NotFoundError, UnavailableError, type HostDirectory, typ
 import type { HostInfo, TrustTier } from '../spoke/model/types';
 import { HostConnection } from './host-link';
 import { parseLinkedHost, readHostsConfig, writeHostsConfig, type LinkedHost } from './hosts-config';
+import type { RemoteKernel } from './remote-kernel';
 import { resolveSshTarget, SshTargetError, type SshTarget } from './ssh-target';
 
 // Every host this kernel links, from `<state>/hosts.json`: one connection each, their status for
@@ -157,11 +158,21 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
   }
 }
 
+/** Each connected kernel's executor, made once: every request through the hub asks for it. */
+const executors = new WeakMap<RemoteKernel, RemoteExecutor>();
+
 /** The schema's view of a connected host: its kernel's API, by the hub's alias. */
 function executorOf(connection: HostConnection): RemoteExecutor | null {
   const kernel = connection.kernel();
   if (!kernel) return null;
-  const alias = connection.host.name;
+  const made = executors.get(kernel);
+  if (made?.alias === connection.host.name) return made;
+  const executor = executorFor(kernel, connection.host.name);
+  executors.set(kernel, executor);
+  return executor;
+}
+
+function executorFor(kernel: RemoteKernel, alias: string): RemoteExecutor {
   // the remote's messages name its objects by its own host name: say the hub's alias instead
   const inAlias = (message: string) => message.replaceAll(`${kernel.hostName}:`, `${alias}:`);
   const renamed = (err: unknown) => (err instanceof RemoteAnswerError ? new RemoteAnswerError(inAlias(err.message), err.code) : err);
