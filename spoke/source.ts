@@ -8,7 +8,7 @@ import { liveSpans, readHookLog, type LiveSpan } from './live/live-spans';
 import { LiveStates } from './live/live-states';
 import { Pulse } from './model/pulse';
 import type { Atom, AtomMeta, ContentBlock, HostInfo, IndexingProgress, KernelInfo, SessionSummary, Turn } from './model/types';
-import { pageSessions } from './session-list';
+import { pageSessions, type Listed } from './session-list';
 import { eventRows, transcriptPage } from './session-pages';
 import { streamSession } from './session-stream';
 import { checkTimelineQuery, laneSessions, timelineLane } from './timeline';
@@ -98,9 +98,12 @@ export class LocalSource implements Source {
   }
 
   sessions(filter: SessionFilter, first: number, after: string | null): SessionPage {
-    const all: SessionSummary[] = [];
-    for (const s of this.catalog.all()) if (this.isListed(s)) all.push(this.summaryOf(s));
-    return pageSessions(all, filter, first, after);
+    const listed: (Listed & { session: TranscriptSession })[] = [];
+    for (const session of this.catalog.all()) {
+      if (this.isListed(session)) listed.push({ key: session.key, updatedAt: session.updatedAt, dir: session.cwd ?? '', name: () => this.catalog.nameOf(session), session });
+    }
+    const page = pageSessions(listed, filter, first, after);
+    return { ...page, sessions: page.sessions.map((l) => this.summaryOf(l.session)) };
   }
 
   session(host: string, key: string): SessionSummary | null {

@@ -331,7 +331,7 @@ export class SessionCatalog {
    * A session's name: a title record (custom, then AI); else the newest summary of its project
    * whose leaf is on its path; else its first human prompt's first line.
    */
-  private nameOf(session: TranscriptSession): string {
+  nameOf(session: TranscriptSession): string {
     if (session.sleeping) return session.sleeping.name;
     const stamp = `${session.version}:${this.summaryVersion}`;
     const cached = this.names.get(session.key);
