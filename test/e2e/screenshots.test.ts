@@ -1,13 +1,15 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
-// Each pane at 1440×900 over the fixtures, saved for the README (docs/screenshots/). Each shot
-// waits for its pane's own content, so a pane that fails to draw fails here too.
+// Each pane at 1440×900 over the fixtures. Each shot waits for its pane's own content, so a pane
+// that fails to draw fails here too. A test run saves them in a temp dir; `npm run screenshots`
+// saves them over the README's (docs/screenshots/), so only a deliberate run changes the docs.
 
-const OUT = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+const OUT = process.env.LOOM_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'loom-screenshots-'));
 const SPOTTER = 'test:4d5611e5-241a-462a-8d15-5122611a9569';
 
 let kernel: TestKernel;
