@@ -25,8 +25,9 @@ import { LOOM, postGql, startKernelProcess, type KernelProcess } from './kernel-
 // Each run starts fresh kernels and a fresh hub (the sshd is shared) and measures:
 //   1. one query hop: `session` and a small `transcript` page, direct vs through the hub;
 //   2. Nagle: eight concurrent queries through the hub over one tunnel;
-//   3. merged `sessions(first: 50)` over three remote kernels vs one kernel alone, with the
-//      hub answering from the pages it keeps (nothing changed) and with every host asked;
+//   3. merged `sessions(first: 50)` over three remote kernels vs one kernel alone, and vs a
+//      second hub linking only one of them, with the hubs answering from the pages they keep
+//      (nothing changed) and with every host asked;
 //   4. a line appended on a remote → a `sessionStream` subscriber, direct vs through the hub.
 // 1 and 2 also go through a tunnel of this process's own, opened with the hub's code
 // (federation/: the hub's graphql-ws socket in an SSH channel), to tell what the SSH hop costs
@@ -89,10 +90,12 @@ function table(title: string, head: string[], rows: (string | number)[][]): stri
 // ---------------------------------------------------------------------------------------------
 // The world of one run: three remote kernels over one synthetic corpus, a fourth following a
 // live transcript, and a hub reaching them all through the one sshd under different ~/.ssh/config
-// aliases (linkHost replaces a host linked with the same target, so each needs its own).
+// aliases (linkHost replaces a host linked with the same target, so each needs its own). A second
+// hub links the first remote alone: the merge over one host, beside the merge over three.
 
 interface World {
   hub: KernelProcess;
+  hubOfOne: KernelProcess;
   remotes: KernelProcess[];
   live: KernelProcess;
   liveFile: string;
@@ -118,12 +121,13 @@ async function startWorld(sshd: TestSshd, corpus: string): Promise<World> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const [remotes, live, hub] = await Promise.all([
+    const [remotes, live, hub, hubOfOne] = await Promise.all([
       Promise.all(ALIASES.map((_, i) => start({ name: `remote${i + 1}`, projects: corpus, stateDir: sub(`remote${i + 1}`) }))),
       start({ name: 'remote-live', projects: join(dir, 'live-projects'), stateDir: sub('remote-live') }),
       start({ name: 'hub', projects: sub('hub-projects'), stateDir: sub('hub'), home: sshd.home }),
+      start({ name: 'hub-of-one', projects: sub('hub-of-one-projects'), stateDir: sub('hub-of-one'), home: sshd.home }),
     ]);
-    return { hub, remotes, live, liveFile, close };
+    return { hub, hubOfOne, remotes, live, liveFile, close };
   } catch (err) {
     await close();
     throw err;
@@ -275,7 +279,8 @@ async function measureBursts(paths: Path[]): Promise<Map<string, number[]>> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 3. The first page of sessions: one kernel alone vs the hub merging three like it.
+// 3. The first page of sessions: one kernel alone vs the hub merging three like it, and vs a
+//    hub merging one like it (what the hub costs before it asks more than one host).
 
 interface MergeResult {
   hubSessions: number;
@@ -287,6 +292,9 @@ interface MergeResult {
   hub: number[];
   /** the hub asking every remote each time, as when all of them change between requests */
   hubAsking: number[];
+  /** the same two of the hub that links only the first remote */
+  hubOfOne: number[];
+  hubOfOneAsking: number[];
 }
 
 async function measureMerge(world: World): Promise<MergeResult> {
@@ -298,20 +306,26 @@ async function measureMerge(world: World): Promise<MergeResult> {
   for (let i = 0; i < 20; i++) {
     await remote.gql(SESSIONS_PAGE);
     await three();
-    await world.hub.gql(SESSIONS_PAGE);
-    await world.hub.gql(SESSIONS_SINCE, everSince(MERGES + i));
+    for (const hub of [world.hub, world.hubOfOne]) {
+      await hub.gql(SESSIONS_PAGE);
+      await hub.gql(SESSIONS_SINCE, everSince(MERGES + i));
+    }
   }
   const alone: number[] = [];
   const threeAtOnce: number[] = [];
   const hub: number[] = [];
   const hubAsking: number[] = [];
+  const hubOfOne: number[] = [];
+  const hubOfOneAsking: number[] = [];
   for (let i = 0; i < MERGES; i++) {
     alone.push(await timed(() => remote.gql(SESSIONS_PAGE)));
     threeAtOnce.push(await timed(three));
+    hubOfOne.push(await timed(() => world.hubOfOne.gql(SESSIONS_PAGE)));
+    hubOfOneAsking.push(await timed(() => world.hubOfOne.gql(SESSIONS_SINCE, everSince(i))));
     hub.push(await timed(() => world.hub.gql(SESSIONS_PAGE)));
     hubAsking.push(await timed(() => world.hub.gql(SESSIONS_SINCE, everSince(i))));
   }
-  return { hubSessions, aloneSessions, alone, threeAtOnce, hub, hubAsking };
+  return { hubSessions, aloneSessions, alone, threeAtOnce, hub, hubAsking, hubOfOne, hubOfOneAsking };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -388,6 +402,7 @@ async function run(sshd: TestSshd, corpus: string): Promise<RunResult> {
   try {
     // three remote kernels first, for the merge alone
     for (const [i, alias] of ALIASES.entries()) await link(world.hub, alias, world.remotes[i]);
+    await link(world.hubOfOne, ALIASES[0], world.remotes[0]);
     const merge = await measureMerge(world);
     await link(world.hub, 'live', world.live);
 
@@ -514,6 +529,9 @@ console.log(
       'every host asked: p50',
       'p99',
       'hub ÷ one at p50',
+      'hub over one host, every host asked: p50',
+      'hub over three ÷ hub over one, every host asked',
+      'hub over one host, pages kept: p50',
     ],
     each((r, run) => {
       const m = r.merge;
@@ -531,6 +549,9 @@ console.log(
           ms(p50(m.hubAsking)),
           ms(p99(m.hubAsking)),
           ms(p50(m.hubAsking) / p50(m.alone)),
+          ms(p50(m.hubOfOneAsking)),
+          ms(p50(m.hubAsking) / p50(m.hubOfOneAsking)),
+          ms(p50(m.hubOfOne)),
         ],
       ];
     }),
