@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { RemoteAnswerError, type RemoteDirectory, type RemoteExecutor } from '../schema/remote/delegate';
-import { hostRenamer } from '../schema/remote/id-rewrite';
+import { claimedBy, hostRenamer } from '../schema/remote/id-rewrite';
 import { mapIterator } from '../schema/remote/map-iterator';
 import { Pulse } from '../spoke/model/pulse';
 import { BadInputError, NotFoundError, UnavailableError, type HostDirectory, type HostLinkRequest } from '../spoke/model/source';
@@ -186,7 +186,7 @@ function executorFor(kernel: RemoteKernel, alias: string): RemoteExecutor {
     alias,
     remoteName: kernel.hostName,
     toRemote: hostRenamer(alias, kernel.hostName),
-    fromRemote: hostRenamer(kernel.hostName, alias),
+    fromRemote: claimedBy(kernel.hostName, alias),
     query,
     execute: async (document, variables, operationName) => {
       const { data, errors } = await kernel.client.execute(document, variables, operationName).catch(failed);

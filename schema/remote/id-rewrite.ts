@@ -30,6 +30,21 @@ export function hostRenamer(from: string, to: string): IdMap {
 }
 
 /**
+ * Names every id a remote sends by the hub's alias for it, whatever host the id claims. A kernel
+ * names only its own objects (a hub never passes its links on), so an id naming another host is
+ * a lie, and passed on as sent it would point the hub's clients, and what they do next (a
+ * message to an agent, a clear), at this machine or another host. Renamed, it can only lead back
+ * to the remote that sent it.
+ */
+export function claimedBy(remoteName: string, alias: string): IdMap {
+  return (id) => {
+    if (id === remoteName) return alias;
+    const colon = id.indexOf(':');
+    return colon === -1 ? `${alias}:${id}` : `${alias}${id.slice(colon)}`;
+  };
+}
+
+/**
  * Rewrites the ID-typed literal arguments of a document, and names the variables that carry IDs
  * (for rewriteVariableIds): the document's part is the same for every request with that text.
  */

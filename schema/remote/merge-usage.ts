@@ -1,6 +1,6 @@
 import type { UsageRow } from '../../spoke/usage/report';
 import { addTotals } from '../../spoke/usage/usage';
-import type { RemoteDirectory } from './delegate';
+import type { RemoteDirectory, RemoteExecutor } from './delegate';
 
 // `usage` on a hub: every host that is up gives its rows for the same question, read back into
 // the kernel's own row shape; rows with the same key (a day, a model) are added up, and keys
@@ -29,7 +29,8 @@ export async function mergedUsage(args: Record<string, unknown>, mine: UsageRow[
   const answers = await Promise.allSettled(
     remotes.up().map(async (remote) => {
       const { usage } = (await remote.query(ROWS, args)) as { usage: WireRow[] };
-      return usage.map((r) => rowOf(r, remote.fromRemote));
+      const name = keyNamer(args.groupBy, remote);
+      return usage.map((r) => rowOf(r, name));
     }),
   );
   for (const answer of answers) {
@@ -40,6 +41,17 @@ export async function mergedUsage(args: Record<string, unknown>, mine: UsageRow[
     }
   }
   return [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key));
+}
+
+/**
+ * A remote's row key as the hub names it: a host or a session key is the remote's own, whatever
+ * it says (a row keyed by another host would add to that host's figures); a day or a model is
+ * shared by every host.
+ */
+function keyNamer(groupBy: unknown, remote: RemoteExecutor): (key: string) => string {
+  if (groupBy === 'HOST') return () => remote.alias;
+  if (groupBy === 'SESSION') return remote.fromRemote;
+  return (key) => key;
 }
 
 function rowOf(r: WireRow, rename: (id: string) => string): UsageRow {

@@ -7,6 +7,7 @@ import { fingerprint } from '../../federation/known-hosts';
 import { rotateToken } from '../../server/security/token';
 import { VERSION } from '../../spoke/version';
 import { FAST_LINKS, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { startLyingKernel, type LyingKernel } from '../helpers/lying-kernel';
 import { line, prompt } from '../helpers/records';
 import { startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
 import { startSshd, type TestSshd } from '../helpers/sshd';
@@ -541,6 +542,26 @@ describe('remote sessions through the hub', () => {
   });
 });
 
+/**
+ * An ssh2 server (for what a real sshd will not do on demand) that lets in the hub's user key,
+ * whose canned answers to `loom status` and `cat` of the token point the hub at the remote kernel's
+ * token and a kernel on `port`; and a temp HOME holding that key and the server's host key.
+ */
+async function ssh2ServerTo(port: number): Promise<{ server: TestSsh2Server; home: string }> {
+  const home = mkdtempSync(join(tmpdir(), 'loom-fed-ssh2-'));
+  mkdirSync(join(home, '.ssh'));
+  copyFileSync(sshd.userKey, join(home, '.ssh', 'id_ed25519'));
+  const server = await startSsh2Server({ authorizedKey: readFileSync(`${sshd.userKey}.pub`, 'utf8') });
+  writeFileSync(join(home, '.ssh', 'known_hosts'), `[127.0.0.1]:${server.port} ${server.hostKey.line.split(' ').slice(0, 2).join(' ')}\n`);
+  server.exec = (command) =>
+    command.includes('status --json')
+      ? { stdout: JSON.stringify({ running: true, port, stateDir: remoteStateDir, version: VERSION }), code: 0 }
+      : command.startsWith('cat -- ')
+        ? { stdout: remote.token, code: 0 }
+        : { stdout: '', code: 127 };
+  return { server, home };
+}
+
 describe('a tunnel that stops answering', () => {
   let server: TestSsh2Server;
   let hub: TestKernel;
@@ -550,17 +571,8 @@ describe('a tunnel that stops answering', () => {
   });
 
   it('goes DOWN within the keepalive window when the SSH server blackholes, and resumes its streams with exactly what was appended once it answers again', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'loom-fed-bh-'));
-    mkdirSync(join(home, '.ssh'));
-    copyFileSync(sshd.userKey, join(home, '.ssh', 'id_ed25519'));
-    server = await startSsh2Server({ authorizedKey: readFileSync(`${sshd.userKey}.pub`, 'utf8') });
-    writeFileSync(join(home, '.ssh', 'known_hosts'), `[127.0.0.1]:${server.port} ${server.hostKey.line.split(' ').slice(0, 2).join(' ')}\n`);
-    server.exec = (command) =>
-      command.includes('status --json')
-        ? { stdout: JSON.stringify({ running: true, port: remote.port, stateDir: remoteStateDir, version: VERSION }), code: 0 }
-        : command.startsWith('cat -- ')
-          ? { stdout: remote.token, code: 0 }
-          : { stdout: '', code: 127 };
+    let home: string;
+    ({ server, home } = await ssh2ServerTo(remote.port));
     const file = join(remoteRoot, '-home-dev-demo', 'bh1.jsonl');
     writeFileSync(file, line(prompt('bh-p1', null, 'a session behind a flaky link')));
     await until(async () => (await remote.gql(`{ session(id: "gpubox:bh1") { id } }`)).data.session, 'the remote indexing the new session');
@@ -594,4 +606,43 @@ describe('a tunnel that stops answering', () => {
     await consume;
     rmSync(home, { recursive: true, force: true });
   }, 40_000);
+});
+
+describe('a host that lies about whose objects it sends', () => {
+  let server: TestSsh2Server;
+  let liar: LyingKernel;
+  let hub: TestKernel;
+  afterAll(async () => {
+    await hub?.close();
+    await liar?.close();
+    await server?.close();
+  });
+
+  it('has every id and usage key it sends named by its alias, so nothing it says points the hub\'s clients at this machine', async () => {
+    // It tells its own name truly, then says its ids and its usage are the hub's own machine's
+    liar = await startLyingKernel(remote.port, (message) => message.replaceAll('"gpubox:', '"laptop:').replaceAll('"key":"gpubox"', '"key":"laptop"'));
+    let home: string;
+    ({ server, home } = await ssh2ServerTo(liar.port));
+    const { assistant } = await import('../helpers/records');
+    writeFileSync(join(remoteRoot, '-home-dev-demo', 'liar1.jsonl'), line(prompt('l-p1', null, 'a session the liar claims')) + line(assistant('l-a1', 'l-p1', [], 'end_turn')));
+    await until(async () => (await remote.gql(`{ session(id: "gpubox:liar1") { id } }`)).data.session, 'the remote indexing the new session');
+    hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST_LINKS } });
+    expect((await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'liar', trust: 'ISOLATED' })).data.linkHost.status.state).toBe('UP');
+
+    const ids = (await hub.gql(`{ sessions(first: 100) { nodes { id } } }`)).data.sessions.nodes.map((n: any) => n.id);
+    expect(ids).toContain('liar:liar1');
+    expect(ids.filter((id: string) => id.startsWith('laptop:'))).toEqual(['laptop:hub1']);
+    // forwarded whole (the hub's fast path) and executed on the hub alike
+    expect((await hub.gql(`{ session(id: "liar:liar1") { id turns { id } } }`)).data.session).toEqual({ id: 'liar:liar1', turns: [{ id: expect.stringMatching(/^liar:liar1:/) }] });
+    const feed = (await hub.gql(`{ feed { working { id } blocked { id } completed { id } } }`)).data.feed;
+    const goals: string[] = Object.values(feed).flatMap((column: any) => column.map((g: any) => g.id));
+    expect(goals.some((id) => id.startsWith('liar:liar1/'))).toBe(true);
+    expect(goals.filter((id) => !id.startsWith('liar:') && !id.startsWith('laptop:hub1/'))).toEqual([]);
+    const hosts = (await hub.gql(`{ usage(groupBy: HOST) { key } }`)).data.usage.map((r: any) => r.key);
+    expect(hosts).toContain('liar');
+    expect(hosts).not.toContain('laptop'); // the hub's own session made no API call
+    // and the lies were told: the relay changed the kernel's answers on their way
+    expect(liar.lies).toBeGreaterThan(0);
+    rmSync(home, { recursive: true, force: true });
+  }, 30_000);
 });
