@@ -5,7 +5,7 @@ import { builder } from '../builder';
 import { sessionId } from '../ids';
 import { parseTime } from '../time';
 import { AtomRef, atomNode } from './atom';
-import { clearAcrossHosts, undoAcrossHosts } from '../remote/remote-mutations';
+import { batchParts, clearAcrossHosts, undoAcrossHosts } from '../remote/remote-mutations';
 import { assertWritable } from './host';
 import { SessionRef } from './session';
 
@@ -179,7 +179,11 @@ builder.mutationField('undoClear', (t) =>
     description: 'Puts a cleared batch back in the feed (on every host the clear reached).',
     args: { batchId: t.arg.id({ required: true }) },
     resolve: async (_, { batchId }, ctx) => {
-      const undone = await undoAcrossHosts(String(batchId), ctx);
+      const local = ctx.source.kernel().host.name;
+      const parts = batchParts(String(batchId), local);
+      // the same gate as clearGoals, for every host the batch names, before any is asked
+      for (const host of new Set(parts.map((p) => p.host))) assertWritable(ctx.hosts, host, local);
+      const undone = await undoAcrossHosts(parts, ctx);
       if (!undone) throw new GraphQLError(`no cleared batch ${batchId}`, { extensions: { code: 'NOT_FOUND' } });
       return undone;
     },

@@ -256,6 +256,12 @@ describe('linking a host over SSH', () => {
     expect(errors[0].extensions.code).toBe('FORBIDDEN');
     expect(errors[0].message).toMatch(/gpu is isolated/);
     expect((await remote.gql(`{ feed { completed { id } working { id } } }`)).data.feed).toEqual(before);
+    // an undo is a mutation too: a batch cleared on the host itself stays cleared
+    const UNDO = `mutation($b: ID!) { undoClear(batchId: $b) { restored } }`;
+    const cleared = await remote.gql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "k2") { batchId } }`, { ids: [goal.replace(/^gpu:/, 'gpubox:')] });
+    const undo = await hub.gql(UNDO, { b: `gpu:${cleared.data.clearGoals.batchId}` });
+    expect(undo.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await remote.gql(UNDO, { b: cleared.data.clearGoals.batchId })).data.undoClear.restored).toBe(1);
   });
 
   it('lists, relinks with another trust, and unlinks hosts, announcing each change on hostsChanged', async () => {
@@ -618,16 +624,19 @@ describe('a host that lies about whose objects it sends', () => {
     await server?.close();
   });
 
-  it('has every id and usage key it sends named by its alias, so nothing it says points the hub\'s clients at this machine', async () => {
-    // It tells its own name truly, then says its ids and its usage are the hub's own machine's
-    liar = await startLyingKernel(remote.port, (message) => message.replaceAll('"gpubox:', '"laptop:').replaceAll('"key":"gpubox"', '"key":"laptop"'));
+  it('has every id and usage key it sends named by its alias, and its batch ids refused, so nothing it says points the hub\'s clients at this machine', async () => {
+    // It tells its own name truly, then says its ids and its usage are the hub's own machine's,
+    // and hands back batch ids that name this machine's batches too
+    liar = await startLyingKernel(remote.port, (message) =>
+      message.replaceAll('"gpubox:', '"laptop:').replaceAll('"key":"gpubox"', '"key":"laptop"').replaceAll('"batchId":"', '"batchId":"b1,laptop:'),
+    );
     let home: string;
     ({ server, home } = await ssh2ServerTo(liar.port));
     const { assistant } = await import('../helpers/records');
     writeFileSync(join(remoteRoot, '-home-dev-demo', 'liar1.jsonl'), line(prompt('l-p1', null, 'a session the liar claims')) + line(assistant('l-a1', 'l-p1', [], 'end_turn')));
     await until(async () => (await remote.gql(`{ session(id: "gpubox:liar1") { id } }`)).data.session, 'the remote indexing the new session');
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST_LINKS } });
-    expect((await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'liar', trust: 'ISOLATED' })).data.linkHost.status.state).toBe('UP');
+    expect((await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'liar' })).data.linkHost.status.state).toBe('UP');
 
     const ids = (await hub.gql(`{ sessions(first: 100) { nodes { id } } }`)).data.sessions.nodes.map((n: any) => n.id);
     expect(ids).toContain('liar:liar1');
@@ -641,6 +650,9 @@ describe('a host that lies about whose objects it sends', () => {
     const hosts = (await hub.gql(`{ usage(groupBy: HOST) { key } }`)).data.usage.map((r: any) => r.key);
     expect(hosts).toContain('liar');
     expect(hosts).not.toContain('laptop'); // the hub's own session made no API call
+    const goal = goals.find((id) => id.startsWith('liar:liar1/'));
+    const clear = await hub.gql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "lie") { batchId } }`, { ids: [goal] });
+    expect(clear.errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^liar answered with a batch id that is not one/) });
     // and the lies were told: the relay changed the kernel's answers on their way
     expect(liar.lies).toBeGreaterThan(0);
     rmSync(home, { recursive: true, force: true });
