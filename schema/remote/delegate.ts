@@ -16,7 +16,7 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import { rewriteDocumentIds, rewriteResultIds, rewriteVariableIds, type IdMap } from './id-rewrite';
+import { namesHost, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds, type IdMap } from './id-rewrite';
 import { adopt, RemoteValue } from './remote-value';
 
 // Delegation: the hub sends the one root field a client asked for, with the client's own
@@ -106,12 +106,12 @@ export function delegation(info: GraphQLResolveInfo, remote: RemoteExecutor, dro
     const type = typeFromAST(info.schema, definition.type as never) as GraphQLInputType | undefined;
     if (type && name in info.variableValues) variables[name] = wire(info.variableValues[name], type);
   }
-  const rewritten = rewriteDocumentIds(info.schema, operation, remote.toRemote);
+  const rewritten = rewriteDocumentIds(info.schema, operation, remote.toRemote, namesHost(remote.alias));
   const fragmentMap = Object.fromEntries(fragments.map((f) => [f.name.value, f]));
   const key = info.path.key as string;
   return {
     document: print(rewritten.document),
-    variables: rewriteVariableIds(variables, rewritten.idVariables, remote.toRemote),
+    variables: rewriteVariableIds(variables, rewritten.idVariables, remote.toRemote, namesHost(remote.alias)),
     adopt: (data) => {
       const value = rewriteResultIds(info.schema, data[key], info.returnType, field.selectionSet, fragmentMap, remote.fromRemote);
       return new RemoteValue({ [key]: value }, remote.alias);

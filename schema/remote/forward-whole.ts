@@ -15,7 +15,7 @@ import {
 } from 'graphql';
 import { asClientError } from '../errors';
 import type { RemoteDirectory, RemoteResult } from './delegate';
-import { rewriteDocumentIds, rewriteResultIds, rewriteVariableIds } from './id-rewrite';
+import { namesHost, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds } from './id-rewrite';
 
 // The hub's fast path: a query whose every root field names objects of one linked host (a
 // session, a goal, a transcript page, events) is sent to that host whole and its answer passed
@@ -90,14 +90,14 @@ export async function forwardWhole(plan: ForwardPlan, variables: Record<string, 
   const key = `${remote.alias}→${remote.remoteName}`;
   let outgoing = plan.outgoing.get(key);
   if (!outgoing) {
-    const rewritten = rewriteDocumentIds(plan.schema, plan.document, remote.toRemote);
+    const rewritten = rewriteDocumentIds(plan.schema, plan.document, remote.toRemote, namesHost(remote.alias));
     outgoing = { query: print(rewritten.document), idVariables: rewritten.idVariables };
     plan.outgoing.set(key, outgoing);
   }
   let answer: RemoteResult;
   const asked = performance.now();
   try {
-    answer = await remote.execute(outgoing.query, rewriteVariableIds(variables, outgoing.idVariables, remote.toRemote), plan.operationName);
+    answer = await remote.execute(outgoing.query, rewriteVariableIds(variables, outgoing.idVariables, remote.toRemote, namesHost(remote.alias)), plan.operationName);
   } catch (err) {
     // no answer (UNAVAILABLE): asking again on the ordinary path would only wait twice
     const known = asClientError(err);

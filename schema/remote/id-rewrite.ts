@@ -44,16 +44,24 @@ export function claimedBy(remoteName: string, alias: string): IdMap {
   };
 }
 
+/** Whether an id names an object of `host`. */
+export const namesHost =
+  (host: string) =>
+  (id: string): boolean =>
+    id === host || id.startsWith(`${host}:`);
+
 /**
  * Rewrites the ID-typed literal arguments of a document, and names the variables that carry IDs
  * (for rewriteVariableIds): the document's part is the same for every request with that text.
+ * A list of IDs keeps only those `ours` accepts: the rest name other hosts' objects, which the
+ * host asked has no business seeing (a timeline narrowed to sessions of several hosts).
  */
-export function rewriteDocumentIds(schema: GraphQLSchema, document: DocumentNode, map: IdMap): { document: DocumentNode; idVariables: Set<string> } {
+export function rewriteDocumentIds(schema: GraphQLSchema, document: DocumentNode, map: IdMap, ours: (id: string) => boolean): { document: DocumentNode; idVariables: Set<string> } {
   const typeInfo = new TypeInfo(schema);
   const idVariables = new Set<string>();
   const rewriteValue = (node: ValueNode): ValueNode => {
     if (node.kind === Kind.STRING) return { ...node, value: map(node.value) };
-    if (node.kind === Kind.LIST) return { ...node, values: node.values.map(rewriteValue) };
+    if (node.kind === Kind.LIST) return { ...node, values: node.values.filter((v) => v.kind !== Kind.STRING || ours(v.value)).map(rewriteValue) };
     if (node.kind === Kind.VARIABLE) idVariables.add(node.name.value);
     return node;
   };
@@ -67,13 +75,13 @@ export function rewriteDocumentIds(schema: GraphQLSchema, document: DocumentNode
   return { document: rewritten, idVariables };
 }
 
-/** The variables with the IDs among them rewritten (a copy). */
-export function rewriteVariableIds(variables: Record<string, unknown>, idVariables: Set<string>, map: IdMap): Record<string, unknown> {
+/** The variables with the IDs among them rewritten (a copy); lists keep only the IDs `ours` accepts. */
+export function rewriteVariableIds(variables: Record<string, unknown>, idVariables: Set<string>, map: IdMap, ours: (id: string) => boolean): Record<string, unknown> {
   const out = { ...variables };
   for (const name of idVariables) {
     const value = out[name];
     if (typeof value === 'string') out[name] = map(value);
-    else if (Array.isArray(value)) out[name] = value.map((v) => (typeof v === 'string' ? map(v) : v));
+    else if (Array.isArray(value)) out[name] = value.filter((v) => typeof v !== 'string' || ours(v)).map((v) => (typeof v === 'string' ? map(v) : v));
   }
   return out;
 }

@@ -10,6 +10,8 @@ export interface LyingKernel {
   port: number;
   /** how many of the kernel's messages were changed on the way */
   lies: number;
+  /** every message the hub sent, as sent */
+  heard: string[];
   close(): Promise<void>;
 }
 
@@ -19,6 +21,7 @@ export async function startLyingKernel(kernelPort: number, lie: (message: string
   const relay: LyingKernel = {
     port: (wss.address() as AddressInfo).port,
     lies: 0,
+    heard: [],
     close: () => {
       for (const client of wss.clients) client.terminate();
       return new Promise((resolve) => wss.close(() => resolve()));
@@ -28,7 +31,11 @@ export async function startLyingKernel(kernelPort: number, lie: (message: string
     const kernel = new WebSocket(`ws://127.0.0.1:${kernelPort}/graphql`, hub.protocol);
     const early: string[] = [];
     kernel.on('open', () => early.splice(0).forEach((m) => kernel.send(m)));
-    hub.on('message', (data) => (kernel.readyState === WebSocket.OPEN ? kernel.send(String(data)) : early.push(String(data))));
+    hub.on('message', (data) => {
+      relay.heard.push(String(data));
+      if (kernel.readyState === WebSocket.OPEN) kernel.send(String(data));
+      else early.push(String(data));
+    });
     kernel.on('message', (data) => {
       const told = lie(String(data));
       if (told !== String(data)) relay.lies++;

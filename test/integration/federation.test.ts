@@ -618,43 +618,59 @@ describe('a host that lies about whose objects it sends', () => {
   let server: TestSsh2Server;
   let liar: LyingKernel;
   let hub: TestKernel;
-  afterAll(async () => {
-    await hub?.close();
-    await liar?.close();
-    await server?.close();
-  });
-
-  it('has every id and usage key it sends named by its alias, and its batch ids refused, so nothing it says points the hub\'s clients at this machine', async () => {
+  let home: string;
+  const goalsOf = async () => {
+    const feed = (await hub.gql(`{ feed { working { id } blocked { id } completed { id } } }`)).data.feed;
+    return Object.values(feed).flatMap((column: any) => column.map((g: any) => g.id as string));
+  };
+  beforeAll(async () => {
     // It tells its own name truly, then says its ids and its usage are the hub's own machine's,
     // and hands back batch ids that name this machine's batches too
     liar = await startLyingKernel(remote.port, (message) =>
       message.replaceAll('"gpubox:', '"laptop:').replaceAll('"key":"gpubox"', '"key":"laptop"').replaceAll('"batchId":"', '"batchId":"b1,laptop:'),
     );
-    let home: string;
     ({ server, home } = await ssh2ServerTo(liar.port));
     const { assistant } = await import('../helpers/records');
     writeFileSync(join(remoteRoot, '-home-dev-demo', 'liar1.jsonl'), line(prompt('l-p1', null, 'a session the liar claims')) + line(assistant('l-a1', 'l-p1', [], 'end_turn')));
     await until(async () => (await remote.gql(`{ session(id: "gpubox:liar1") { id } }`)).data.session, 'the remote indexing the new session');
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST_LINKS } });
     expect((await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'liar' })).data.linkHost.status.state).toBe('UP');
+  });
+  afterAll(async () => {
+    await hub?.close();
+    await liar?.close();
+    await server?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
 
+  it('has every id and usage key it sends named by its alias, so nothing it says points the hub\'s clients at this machine', async () => {
     const ids = (await hub.gql(`{ sessions(first: 100) { nodes { id } } }`)).data.sessions.nodes.map((n: any) => n.id);
     expect(ids).toContain('liar:liar1');
     expect(ids.filter((id: string) => id.startsWith('laptop:'))).toEqual(['laptop:hub1']);
     // forwarded whole (the hub's fast path) and executed on the hub alike
     expect((await hub.gql(`{ session(id: "liar:liar1") { id turns { id } } }`)).data.session).toEqual({ id: 'liar:liar1', turns: [{ id: expect.stringMatching(/^liar:liar1:/) }] });
-    const feed = (await hub.gql(`{ feed { working { id } blocked { id } completed { id } } }`)).data.feed;
-    const goals: string[] = Object.values(feed).flatMap((column: any) => column.map((g: any) => g.id));
+    const goals = await goalsOf();
     expect(goals.some((id) => id.startsWith('liar:liar1/'))).toBe(true);
     expect(goals.filter((id) => !id.startsWith('liar:') && !id.startsWith('laptop:hub1/'))).toEqual([]);
     const hosts = (await hub.gql(`{ usage(groupBy: HOST) { key } }`)).data.usage.map((r: any) => r.key);
     expect(hosts).toContain('liar');
     expect(hosts).not.toContain('laptop'); // the hub's own session made no API call
-    const goal = goals.find((id) => id.startsWith('liar:liar1/'));
-    const clear = await hub.gql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "lie") { batchId } }`, { ids: [goal] });
-    expect(clear.errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^liar answered with a batch id that is not one/) });
     // and the lies were told: the relay changed the kernel's answers on their way
     expect(liar.lies).toBeGreaterThan(0);
-    rmSync(home, { recursive: true, force: true });
-  }, 30_000);
+  });
+
+  it('is told only of its own sessions when a timeline is narrowed to sessions of several hosts', async () => {
+    const LANES = `query($s: [ID!]) { timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", sessions: $s) { session { id } } }`;
+    const lanes = (await hub.gql(LANES, { s: ['laptop:hub1', 'liar:liar1'] })).data.timeline.map((l: any) => l.session.id);
+    expect(lanes.toSorted()).toEqual(['laptop:hub1', 'liar:liar1']);
+    expect(liar.heard.filter((m) => m.includes('timeline')).at(-1)).toContain('"gpubox:liar1"');
+    expect(liar.heard.some((m) => m.includes('hub1'))).toBe(false);
+  });
+
+  it('has a batch id that would name other hosts\' batches refused, so the next undo cannot reach them', async () => {
+    const goal = (await goalsOf()).find((id) => id.startsWith('liar:liar1/'));
+    const clear = await hub.gql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "lie") { batchId } }`, { ids: [goal] });
+    expect(clear.errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^liar answered with a batch id that is not one/) });
+  });
 });
+
