@@ -170,6 +170,15 @@ export function usedFragments(field: FieldNode | SelectionSetNode, all: Record<s
   return [...found.values()];
 }
 
+/**
+ * A selection as text, with the fragments it uses: what a hub's kept answers are keyed by, so two
+ * clients whose fragments share a name but not their fields never share an answer.
+ */
+export function selectionText(nodes: readonly (FieldNode | SelectionSetNode)[], all: Record<string, FragmentDefinitionNode>): string {
+  const fragments = new Map(nodes.flatMap((n) => usedFragments(n, all)).map((f) => [f.name.value, f]));
+  return [...nodes, ...fragments.values()].map((n) => print(n)).join('\n');
+}
+
 function usedVariables(nodes: (FieldNode | FragmentDefinitionNode)[]): Set<string> {
   const names = new Set<string>();
   for (const node of nodes) visit(node, { Variable: (v) => void names.add(v.name.value) });

@@ -1,7 +1,7 @@
 import { Kind, print, type GraphQLResolveInfo, type GraphQLObjectType, type SelectionSetNode } from 'graphql';
 import type { SessionPage } from '../../spoke/model/source';
 import type { SessionSummary } from '../../spoke/model/types';
-import { aliasedField, usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
+import { aliasedField, selectionText, usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
 import { fieldsFor, rewriteResultIds } from './id-rewrite';
 import { askEveryHost } from './last-seen';
 import { RemoteValue } from './remote-value';
@@ -46,7 +46,7 @@ export async function mergedSessions(
   let more = localPage.hasNextPage;
   const nodeSelection = nodeSelectionOf(info);
   const up = new Map(remotes.up().map((r) => [r.alias, r]));
-  const question = `${print(nodeSelection)}\n${JSON.stringify([args.filter, args.first])}`;
+  const question = `${selectionText([nodeSelection], info.fragments)}\n${JSON.stringify([args.filter, args.first])}`;
   const pages = await askEveryHost(remotes, 'sessions', `${question}\n${JSON.stringify(cursors)}`, (alias) =>
     remotePage(info, up.get(alias)!, nodeSelection, args, cursors[alias] ?? null),
   );

@@ -1,8 +1,8 @@
-import { getNamedType, print, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { getNamedType, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import type { Feed, SessionPage } from '../../spoke/model/source';
 import type { UsageRow } from '../../spoke/usage/report';
 import type { Context } from '../builder';
-import { delegateQuery, delegation } from './delegate';
+import { delegateQuery, delegation, selectionText } from './delegate';
 import { fieldsFor } from './id-rewrite';
 import { askEveryHost } from './last-seen';
 import { mergedSessions } from './merge-sessions';
@@ -105,7 +105,7 @@ function mergeLanes(field: Field): void {
   field.resolve = async (parent, args, ctx, info) => {
     const mine = (await local(parent, args, ctx, info)) as unknown[];
     if (!ctx.remotes.linked()) return mine;
-    const question = `${info.fieldNodes.map((n) => print(n)).join()}\n${JSON.stringify(args)}`;
+    const question = `${selectionText(info.fieldNodes, info.fragments)}\n${JSON.stringify(args)}`;
     const theirs = await askEveryHost(ctx.remotes, 'timeline', question, (alias) => delegateQuery(info, ctx.remotes.get(alias)!) as Promise<unknown[]>);
     return [...mine, ...theirs.flat()];
   };

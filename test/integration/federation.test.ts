@@ -672,5 +672,17 @@ describe('a host that lies about whose objects it sends', () => {
     const clear = await hub.gql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "lie") { batchId } }`, { ids: [goal] });
     expect(clear.errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^liar answered with a batch id that is not one/) });
   });
-});
 
+  // last: it takes the host down
+  it('keeps what the host last answered apart for queries whose fragments share a name, once it is down', async () => {
+    const A = `{ sessions(first: 100) { nodes { ...F } } } fragment F on Session { id name }`;
+    const B = `{ sessions(first: 100) { nodes { ...F } } } fragment F on Session { id turnCount }`;
+    const a = await hub.gql(A);
+    const b = await hub.gql(B);
+    expect(a.data.sessions.nodes).toContainEqual({ id: 'liar:liar1', name: 'a session the liar claims' });
+    await liar.close();
+    await until(async () => (await hub.gql(`{ hosts { name status { state } } }`)).data.hosts.find((h: any) => h.name === 'liar').status.state === 'DOWN', 'the liar DOWN');
+    expect(await hub.gql(A)).toEqual(a);
+    expect(await hub.gql(B)).toEqual(b);
+  });
+});
