@@ -15,6 +15,7 @@ import { mapIterator } from '../schema/remote/map-iterator';
 const MAX_ANSWER = 64 * 2 ** 20;
 /** What a kernel takes in one WebSocket message (server/websocket.ts); more would close the socket. */
 const MAX_MESSAGE = 2 ** 20;
+/** What one operation may take from being asked, its wait for a place among those in flight included. */
 const ANSWER_TIMEOUT_MS = 15_000;
 /** Operations on their way at once, so the hub's queries never crowd out its streams there. */
 const MAX_IN_FLIGHT = 8;
@@ -30,6 +31,7 @@ export class RemoteClient {
     private readonly agent: Agent,
     private readonly remotePort: number,
     private readonly token: string,
+    private readonly answerTimeoutMs = ANSWER_TIMEOUT_MS,
   ) {}
 
   /** The data of one operation; rejects with the remote's first error. */
@@ -40,9 +42,11 @@ export class RemoteClient {
 
   /** One operation's whole answer, data and errors alike; rejects only when there is none. */
   async execute(query: string, variables: Record<string, unknown> = {}, operationName?: string): Promise<RemoteResult> {
-    const release = await this.turn();
+    // one deadline from now: behind operations that hang, a wait for a place would be endless
+    const deadline = performance.now() + this.answerTimeoutMs;
+    const release = await this.turn(deadline);
     try {
-      return await this.operation(query, variables, operationName);
+      return await this.operation(query, variables, operationName, deadline);
     } finally {
       release();
     }
@@ -63,7 +67,7 @@ export class RemoteClient {
    */
   async ping(): Promise<number> {
     const started = performance.now();
-    const { data, errors } = await this.operation('{ __typename }', {});
+    const { data, errors } = await this.operation('{ __typename }', {}, undefined, started + this.answerTimeoutMs);
     dataOf(data, errors);
     return performance.now() - started;
   }
@@ -92,15 +96,35 @@ export class RemoteClient {
     this.agent.destroy();
   }
 
-  /** Waits for a place among the operations in flight; the release hands it to the next in line. */
-  private async turn(): Promise<() => void> {
-    if (this.inFlight < MAX_IN_FLIGHT) this.inFlight++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    return () => {
+  /** Waits for a place among the operations in flight, until the deadline; the release hands it to the next in line. */
+  private async turn(deadline: number): Promise<() => void> {
+    const release = () => {
       const next = this.waiting.shift();
       if (next) next();
       else this.inFlight--;
     };
+    if (this.inFlight < MAX_IN_FLIGHT) {
+      this.inFlight++;
+      return release;
+    }
+    const late = () => new Error(`the remote kernel did not answer within ${this.answerTimeoutMs / 1000} s: the operations before this one were still running`);
+    await new Promise<void>((resolve, reject) => {
+      const placed = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(placed), 1);
+        reject(late());
+      }, deadline - performance.now());
+      this.waiting.push(placed);
+    });
+    // a place that came free only at the deadline goes on to the next in line, unused
+    if (performance.now() >= deadline) {
+      release();
+      throw late();
+    }
+    return release;
   }
 
   /**
@@ -109,7 +133,7 @@ export class RemoteClient {
    * (graphql-ws would send operations again after a close with code 1000 while others run; a
    * kernel never closes a socket that way.)
    */
-  private operation(query: string, variables: Record<string, unknown>, operationName?: string): Promise<RemoteResult> {
+  private operation(query: string, variables: Record<string, unknown>, operationName: string | undefined, deadline: number): Promise<RemoteResult> {
     // the kernel would close the whole socket, streams and all, over one message too large
     const size = Buffer.byteLength(JSON.stringify({ query, variables, operationName }));
     if (size > MAX_MESSAGE - 1024) {
@@ -122,8 +146,8 @@ export class RemoteClient {
       };
       const timer = setTimeout(() => {
         cancel(); // tells the remote to stop
-        reject(new Error(`the remote kernel did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`));
-      }, ANSWER_TIMEOUT_MS);
+        reject(new Error(`the remote kernel did not answer within ${this.answerTimeoutMs / 1000} s`));
+      }, deadline - performance.now());
       const cancel = this.connection().subscribe<Record<string, unknown>>(
         { query, variables, operationName },
         {

@@ -34,7 +34,7 @@ interface HeldKernel {
   client: RemoteClient;
 }
 
-async function heldKernelThroughSsh(): Promise<HeldKernel> {
+async function heldKernelThroughSsh(answerTimeoutMs?: number): Promise<HeldKernel> {
   const state: Omit<HeldKernel, 'ssh' | 'client'> = { held: [], mutations: 0 };
   const hold = () => new Promise<string>((resolve) => state.held.push(resolve));
   kernel = createServer();
@@ -63,7 +63,7 @@ async function heldKernelThroughSsh(): Promise<HeldKernel> {
     ssh.once('ready', resolve).once('error', reject);
     ssh.connect({ host: '127.0.0.1', port: server!.port, username: 'me', privateKey: keys.private, hostVerifier: (key: Buffer) => key.equals(hostKey) });
   });
-  return Object.assign(state, { ssh, client: new RemoteClient(new TunnelAgent(ssh, port), port, 'token') });
+  return Object.assign(state, { ssh, client: new RemoteClient(new TunnelAgent(ssh, port), port, 'token', answerTimeoutMs) });
 }
 
 describe('operations to a remote kernel through its SSH tunnel', () => {
@@ -77,6 +77,20 @@ describe('operations to a remote kernel through its SSH tunnel', () => {
     await until(() => remote.held.length === 4, 'the four that waited');
     for (const answer of remote.held.splice(0)) answer('1');
     expect(await Promise.all(asked)).toEqual(Array(12).fill({ version: '1' }));
+    remote.client.close();
+  });
+
+  it('gives an operation one deadline, its wait for a place included, so hung operations ahead never hold it longer', async () => {
+    const remote = await heldKernelThroughSsh(1_000);
+    const asked = Array.from({ length: 9 }, () => remote.client.query('{ version }').then(
+      () => 'answered',
+      (err: Error) => err.message,
+    ));
+    const outcomes = await Promise.all(asked);
+    expect(outcomes.slice(0, 8)).toEqual(Array(8).fill('the remote kernel did not answer within 1 s'));
+    expect(outcomes[8]).toBe('the remote kernel did not answer within 1 s: the operations before this one were still running');
+    // the ninth was never sent: its time ran out while the eight held the kernel
+    expect(remote.held.length).toBe(8);
     remote.client.close();
   });
 
