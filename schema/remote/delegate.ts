@@ -17,7 +17,9 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { namesHost, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds, type IdMap } from './id-rewrite';
+import { fitsSchema } from './remote-shape';
 import { adopt, RemoteValue } from './remote-value';
+import { UnavailableError } from '../../spoke/model/source';
 
 // Delegation: the hub sends the one root field a client asked for, with the client's own
 // selection, to the kernel that holds the data, and serves the answer through its schema. Ids
@@ -113,11 +115,15 @@ export function delegation(info: GraphQLResolveInfo, remote: RemoteExecutor, dro
     document: print(rewritten.document),
     variables: rewriteVariableIds(variables, rewritten.idVariables, remote.toRemote, namesHost(remote.alias)),
     adopt: (data) => {
+      if (!fitsSchema(info.schema, data?.[key], info.returnType, field.selectionSet, fragmentMap)) throw misshapen(remote.alias);
       const value = rewriteResultIds(info.schema, data[key], info.returnType, field.selectionSet, fragmentMap, remote.fromRemote);
       return new RemoteValue({ [key]: value }, remote.alias);
     },
   };
 }
+
+/** A host's answer that is not what was asked: served, it would fail more than its own part. */
+export const misshapen = (alias: string) => new UnavailableError(`${alias} answered with data that does not fit the schema; its part is left out`);
 
 /** Runs the client's root query field on a remote kernel and returns its value for the local schema. */
 export async function delegateQuery(info: GraphQLResolveInfo, remote: RemoteExecutor, drop: string[] = []): Promise<unknown> {

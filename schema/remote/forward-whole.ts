@@ -14,7 +14,8 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { asClientError } from '../errors';
-import type { RemoteDirectory, RemoteResult } from './delegate';
+import { misshapen, type RemoteDirectory, type RemoteResult } from './delegate';
+import { fitsSchema } from './remote-shape';
 import { namesHost, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds } from './id-rewrite';
 
 // The hub's fast path: a query whose every root field names objects of one linked host (a
@@ -110,7 +111,11 @@ export async function forwardWhole(plan: ForwardPlan, variables: Record<string, 
     const query = plan.schema.getQueryType()!.getFields();
     for (const root of plan.roots) {
       const key = root.alias?.value ?? root.name.value;
-      data[key] = rewriteResultIds(plan.schema, data[key], query[root.name.value].type, root.selectionSet, plan.fragments, remote.fromRemote);
+      const type = query[root.name.value].type;
+      if (!fitsSchema(plan.schema, data[key], type, root.selectionSet, plan.fragments)) {
+        return { host: remote.alias, result: { data: null, errors: [asClientError(misshapen(remote.alias))!] }, remoteMs };
+      }
+      data[key] = rewriteResultIds(plan.schema, data[key], type, root.selectionSet, plan.fragments, remote.fromRemote);
     }
   }
   // the remote's errors as they are (their locations are in the printed copy it was sent, so not kept)

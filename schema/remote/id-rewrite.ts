@@ -112,8 +112,22 @@ export function rewriteResultIds(
   return object;
 }
 
-/** The fields a selection asks of an object of this type, through fragments and inline fragments. */
+/** fieldsFor's answers by selection and type: a list of objects asks the same of each. */
+const fieldsMemo = new WeakMap<SelectionSetNode, Map<GraphQLObjectType, FieldNode[]>>();
+
+/**
+ * The fields a selection asks of an object of this type, through fragments and inline fragments.
+ * A selection's fragments are its document's, so the answer is kept with the selection.
+ */
 export function fieldsFor(schema: GraphQLSchema, selectionSet: SelectionSetNode, type: GraphQLObjectType, fragments: Record<string, FragmentDefinitionNode>): FieldNode[] {
+  let byType = fieldsMemo.get(selectionSet);
+  if (!byType) fieldsMemo.set(selectionSet, (byType = new Map()));
+  let fields = byType.get(type);
+  if (!fields) byType.set(type, (fields = collectFields(schema, selectionSet, type, fragments)));
+  return fields;
+}
+
+function collectFields(schema: GraphQLSchema, selectionSet: SelectionSetNode, type: GraphQLObjectType, fragments: Record<string, FragmentDefinitionNode>): FieldNode[] {
   const applies = (condition: string | undefined) => {
     if (!condition || condition === type.name) return true;
     const conditionType = schema.getType(condition);

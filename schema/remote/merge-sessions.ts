@@ -1,9 +1,10 @@
-import { Kind, print, type GraphQLResolveInfo, type GraphQLObjectType, type SelectionSetNode } from 'graphql';
+import { GraphQLNonNull, Kind, print, type GraphQLResolveInfo, type GraphQLObjectType, type SelectionSetNode } from 'graphql';
 import type { SessionPage } from '../../spoke/model/source';
 import type { SessionSummary } from '../../spoke/model/types';
-import { aliasedField, selectionText, usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
+import { aliasedField, misshapen, selectionText, usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
 import { fieldsFor, rewriteResultIds } from './id-rewrite';
 import { askEveryHost } from './last-seen';
+import { fitsSchema } from './remote-shape';
 import { RemoteValue } from './remote-value';
 
 // `sessions` on a hub: one list over every host, most recently active first, paged with one
@@ -31,6 +32,15 @@ function decode(after: string | null): Cursors {
 }
 
 type RemotePage = { items: Item[]; totalCount: number; hasNextPage: boolean };
+
+type WireEdge = { cursor: string; node: Record<string, unknown> };
+type WirePage = { totalCount: number; pageInfo: { hasNextPage: boolean }; edges: WireEdge[] };
+
+/**
+ * The sessions of each page a host sent that fit what was asked, sorted out once per page (a
+ * kept page is read again and again): one that does not is left out, not the whole list.
+ */
+const fitting = new WeakMap<WirePage, WireEdge[]>();
 
 export async function mergedSessions(
   info: GraphQLResolveInfo,
@@ -92,10 +102,16 @@ async function remotePage(
       totalCount pageInfo { hasNextPage } edges { cursor node ${print(nodeSelection)} } } }
     ${fragments}`;
   const filter = args.filter ? wireFilter(args.filter as Record<string, unknown>) : null;
-  const data = (await remote.queryLists(document, { filter, first: args.first, after })) as {
-    sessions: { totalCount: number; pageInfo: { hasNextPage: boolean }; edges: { cursor: string; node: Record<string, unknown> }[] };
-  };
+  const data = (await remote.queryLists(document, { filter, first: args.first, after })) as { sessions?: WirePage } | null;
+  const page = data?.sessions;
+  if (typeof page?.totalCount !== 'number' || typeof page.pageInfo?.hasNextPage !== 'boolean' || !Array.isArray(page.edges)) throw misshapen(remote.alias);
   const sessionType = info.schema.getType('Session') as GraphQLObjectType;
+  let edges = fitting.get(page);
+  if (!edges) {
+    const node = new GraphQLNonNull(sessionType);
+    edges = page.edges.filter((e) => typeof e?.cursor === 'string' && fitsSchema(info.schema, e.node, node, nodeSelection, info.fragments));
+    fitting.set(page, edges);
+  }
   // the page may be the hub's kept copy: it is read here, and only the nodes taken are copied
   const served = (node: Record<string, unknown>) => {
     const own = structuredClone(node);
@@ -103,9 +119,9 @@ async function remotePage(
     return new RemoteValue(own, remote.alias);
   };
   return {
-    totalCount: data.sessions.totalCount,
-    hasNextPage: data.sessions.pageInfo.hasNextPage,
-    items: data.sessions.edges.map((e) => ({ node: () => served(e.node), updatedAt: Date.parse(e.node._loomUpdatedAt as string), host: remote.alias, cursor: e.cursor })),
+    totalCount: page.totalCount,
+    hasNextPage: page.pageInfo.hasNextPage,
+    items: edges.map((e) => ({ node: () => served(e.node), updatedAt: Date.parse(e.node._loomUpdatedAt as string), host: remote.alias, cursor: e.cursor })),
   };
 }
 

@@ -625,14 +625,19 @@ describe('a host that lies about whose objects it sends', () => {
   };
   beforeAll(async () => {
     // It tells its own name truly, then says its ids and its usage are the hub's own machine's,
-    // and hands back batch ids that name this machine's batches too
+    // hands back batch ids that name this machine's batches too, and one session with no name
     liar = await startLyingKernel(remote.port, (message) =>
-      message.replaceAll('"gpubox:', '"laptop:').replaceAll('"key":"gpubox"', '"key":"laptop"').replaceAll('"batchId":"', '"batchId":"b1,laptop:'),
+      message
+        .replaceAll('"gpubox:', '"laptop:')
+        .replaceAll('"key":"gpubox"', '"key":"laptop"')
+        .replaceAll('"batchId":"', '"batchId":"b1,laptop:')
+        .replaceAll('"name":"poison"', '"name":null'),
     );
     ({ server, home } = await ssh2ServerTo(liar.port));
     const { assistant } = await import('../helpers/records');
     writeFileSync(join(remoteRoot, '-home-dev-demo', 'liar1.jsonl'), line(prompt('l-p1', null, 'a session the liar claims')) + line(assistant('l-a1', 'l-p1', [], 'end_turn')));
-    await until(async () => (await remote.gql(`{ session(id: "gpubox:liar1") { id } }`)).data.session, 'the remote indexing the new session');
+    writeFileSync(join(remoteRoot, '-home-dev-demo', 'liar2.jsonl'), line(prompt('l2-p1', null, 'poison')));
+    await until(async () => (await remote.gql(`{ a: session(id: "gpubox:liar1") { id } b: session(id: "gpubox:liar2") { id } }`)).data.b, 'the remote indexing the new sessions');
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST_LINKS } });
     expect((await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'liar' })).data.linkHost.status.state).toBe('UP');
   });
@@ -657,6 +662,18 @@ describe('a host that lies about whose objects it sends', () => {
     expect(hosts).not.toContain('laptop'); // the hub's own session made no API call
     // and the lies were told: the relay changed the kernel's answers on their way
     expect(liar.lies).toBeGreaterThan(0);
+  });
+
+  it('has what does not fit the schema left out, and only that, where one bad session would blank every host\'s list', async () => {
+    const nodes = (await hub.gql(`{ sessions(first: 100) { nodes { id name } } }`)).data.sessions.nodes;
+    expect(nodes.map((n: any) => n.id)).toEqual(expect.arrayContaining(['laptop:hub1', 'liar:liar1']));
+    expect(nodes.map((n: any) => n.id)).not.toContain('liar:liar2');
+    // forwarded whole, the host's own answer is refused with a reason
+    const one = await hub.gql(`{ session(id: "liar:liar2") { id name } }`);
+    expect(one.errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: 'liar answered with data that does not fit the schema; its part is left out' });
+    // the host's lanes are left out; this machine's stay
+    const lanes = (await hub.gql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id name } } }`)).data.timeline.map((l: any) => l.session.id);
+    expect(lanes).toContain('laptop:hub1');
   });
 
   it('is told only of its own sessions when a timeline is narrowed to sessions of several hosts', async () => {
