@@ -1,8 +1,7 @@
 import type { Agent } from 'node:http';
-import { createClient, type Client as WsClient, type ExecutionResult } from 'graphql-ws';
+import { createClient, type Client as WsClient, type ExecutionResult, type FormattedExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
 import { RemoteAnswerError, type RemoteError, type RemoteResult } from '../schema/remote/delegate';
-import { mapIterator } from '../schema/remote/map-iterator';
 
 // The hub's client of one remote kernel: one graphql-ws socket through the tunnel's agent
 // (federation/tunnel.ts) carries every query, mutation and subscription. A query over that socket
@@ -19,6 +18,8 @@ const MAX_MESSAGE = 2 ** 20;
 const ANSWER_TIMEOUT_MS = 15_000;
 /** Operations on their way at once, so the hub's queries never crowd out its streams there. */
 const MAX_IN_FLIGHT = 8;
+/** Events of one subscription the hub holds before its reader takes them: change notices and atoms, small. */
+const MAX_WAITING_EVENTS = 1000;
 /** How long the socket stays open with nothing on it (a linked remote normally has a stream open). */
 const IDLE_SOCKET_MS = 30_000;
 
@@ -52,13 +53,56 @@ export class RemoteClient {
     }
   }
 
-  /** Each event of a subscription; throws RemoteAnswerError for the remote's errors, anything else when the socket drops. */
+  /**
+   * Each event of a subscription; throws RemoteAnswerError for the remote's errors, anything else
+   * when the socket drops or the remote sends more than MAX_WAITING_EVENTS faster than they are
+   * read (then the subscription is ended there: a host could otherwise fill the hub's memory
+   * behind one slow reader).
+   */
   stream<T>(query: string, variables: Record<string, unknown>): AsyncIterableIterator<T> {
-    return mapIterator(this.connection().iterate({ query, variables }), (result) => {
-      const error = result.errors?.[0] as RemoteError | undefined;
-      if (error) throw new RemoteAnswerError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
-      return result.data as T;
-    });
+    const events: FormattedExecutionResult<Record<string, unknown>, unknown>[] = [];
+    let end: { error: Error } | 'done' | null = null;
+    let wake = () => {};
+    const finish = (how: { error: Error } | 'done') => {
+      end ??= how;
+      wake();
+    };
+    const cancel = this.connection().subscribe<Record<string, unknown>>(
+      { query, variables },
+      {
+        next: (result) => {
+          if (events.length < MAX_WAITING_EVENTS) events.push(result);
+          else {
+            cancel();
+            finish({ error: new Error(`the remote kernel sent more than ${MAX_WAITING_EVENTS} events faster than they were read`) });
+          }
+          wake();
+        },
+        // refused before it began (the remote's validation and limits), or the socket went away
+        error: (err) => finish({ error: Array.isArray(err) ? answerError(err as RemoteError[]) : socketError(err) }),
+        complete: () => finish('done'),
+      },
+    );
+    return {
+      async next() {
+        while (events.length === 0 && !end) await new Promise<void>((resolve) => (wake = resolve));
+        const result = events.shift();
+        if (!result) {
+          if (end === 'done') return { done: true, value: undefined };
+          throw end!.error;
+        }
+        if (result.errors?.length) throw answerError(result.errors as RemoteError[]);
+        return { done: false, value: result.data as T };
+      },
+      async return() {
+        cancel();
+        finish('done');
+        return { done: true, value: undefined };
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
   }
 
   /**
@@ -167,9 +211,13 @@ export class RemoteClient {
 }
 
 function dataOf(data: Record<string, unknown> | null, errors: RemoteError[]): Record<string, unknown> | null {
-  const [error] = errors;
-  if (error) throw new RemoteAnswerError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
+  if (errors.length > 0) throw answerError(errors);
   return data;
+}
+
+/** The remote's first error, as the answer it is (its code kept). */
+function answerError([error]: RemoteError[]): RemoteAnswerError {
+  return new RemoteAnswerError(error.message, error.extensions?.code ?? 'UNAVAILABLE');
 }
 
 /** Why the socket failed, in words: a close event, ws's error event, or an Error. */

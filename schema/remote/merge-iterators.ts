@@ -1,8 +1,16 @@
 // Several event streams as one: what each source yields, in arrival order. Sources can join
-// while it runs (a host that comes up); a source that fails ends alone, the rest go on.
+// while it runs (a host that comes up); a source that fails ends alone, the rest go on. A source
+// is asked for its next event only once its last one was read, so a reader that is slow holds
+// at most one event per source here, and the rest wait at the source (a remote's are bounded
+// there: federation/remote-client.ts).
+
+interface Waiting<T> {
+  value: T;
+  taken: () => void;
+}
 
 export class MergedStream<T> implements AsyncIterableIterator<T> {
-  private readonly queue: T[] = [];
+  private readonly queue: Waiting<T>[] = [];
   private readonly sources = new Set<AsyncIterator<T>>();
   private waiter: ((result: IteratorResult<T>) => void) | null = null;
   private closed = false;
@@ -21,7 +29,7 @@ export class MergedStream<T> implements AsyncIterableIterator<T> {
         for (;;) {
           const next = await source.next();
           if (next.done || this.closed) break;
-          this.push(next.value);
+          await this.push(next.value);
         }
       } catch {
         // a remote that went away: its host status says so
@@ -33,7 +41,11 @@ export class MergedStream<T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T>> {
-    if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
+    const first = this.queue.shift();
+    if (first) {
+      first.taken();
+      return Promise.resolve({ value: first.value, done: false });
+    }
     if (this.closed) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve) => (this.waiter = resolve));
   }
@@ -42,6 +54,7 @@ export class MergedStream<T> implements AsyncIterableIterator<T> {
     this.closed = true;
     this.onClose();
     for (const source of this.sources) void source.return?.();
+    for (const waiting of this.queue.splice(0)) waiting.taken();
     this.waiter?.({ value: undefined, done: true });
     return { value: undefined, done: true };
   }
@@ -50,13 +63,14 @@ export class MergedStream<T> implements AsyncIterableIterator<T> {
     return this;
   }
 
-  private push(value: T): void {
+  /** Hands the value to the reader; resolves once it has been read. */
+  private push(value: T): Promise<void> {
     if (this.waiter) {
       const wake = this.waiter;
       this.waiter = null;
       wake({ value, done: false });
-    } else {
-      this.queue.push(value);
+      return Promise.resolve();
     }
+    return new Promise((taken) => this.queue.push({ value, taken }));
   }
 }

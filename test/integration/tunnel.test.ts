@@ -14,6 +14,8 @@ import { until } from '../helpers/wait';
 // graphql-ws server standing in for a kernel that holds every operation until told to answer.
 
 const keys = utils.generateKeyPairSync('ed25519');
+/** events a kernel sends at once on `flood`, more than the hub holds for one subscription */
+const FLOOD = 3000;
 
 let server: TestSsh2Server | undefined;
 let kernel: Server | undefined;
@@ -30,20 +32,30 @@ interface HeldKernel {
   held: ((value: string) => void)[];
   /** how many times each mutation reached it */
   mutations: number;
+  /** how many events of `flood` it has sent */
+  flooded: number;
   ssh: Client;
   client: RemoteClient;
 }
 
 async function heldKernelThroughSsh(answerTimeoutMs?: number): Promise<HeldKernel> {
-  const state: Omit<HeldKernel, 'ssh' | 'client'> = { held: [], mutations: 0 };
+  const state: Omit<HeldKernel, 'ssh' | 'client'> = { held: [], mutations: 0, flooded: 0 };
   const hold = () => new Promise<string>((resolve) => state.held.push(resolve));
   kernel = createServer();
   sockets = new WebSocketServer({ server: kernel, path: '/graphql' });
   useServer(
     {
-      schema: buildSchema('type Query { version: String } type Mutation { act: String }'),
+      schema: buildSchema('type Query { version: String } type Mutation { act: String } type Subscription { flood: Int }'),
       roots: {
         query: { version: hold },
+        subscription: {
+          flood: async function* () {
+            for (let i = 0; i < FLOOD; i++) {
+              yield { flood: i };
+              state.flooded++;
+            }
+          },
+        },
         mutation: {
           act: () => {
             state.mutations++;
@@ -91,6 +103,20 @@ describe('operations to a remote kernel through its SSH tunnel', () => {
     expect(outcomes[8]).toBe('the remote kernel did not answer within 1 s: the operations before this one were still running');
     // the ninth was never sent: its time ran out while the eight held the kernel
     expect(remote.held.length).toBe(8);
+    remote.client.close();
+  });
+
+  it('ends a subscription whose events come faster than they are read, once a thousand wait', async () => {
+    const remote = await heldKernelThroughSsh();
+    const events = remote.client.stream<{ flood: number }>('subscription { flood }', {});
+    await until(() => remote.flooded >= FLOOD - 1, 'the kernel sending every event');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the last of them on their way through SSH
+    const read: number[] = [];
+    const reading = (async () => {
+      for await (const event of events) read.push(event.flood);
+    })();
+    await expect(reading).rejects.toThrow('the remote kernel sent more than 1000 events faster than they were read');
+    expect(read).toEqual(Array.from({ length: 1000 }, (_, i) => i));
     remote.client.close();
   });
 
