@@ -120,7 +120,13 @@ function mergeUsage(field: Field): void {
   };
 }
 
-/** A change stream over every host: the local one, and each remote's as it comes up. */
+/** How long after a host ended its change stream, while staying up, the hub asks for it again. */
+const REJOIN_MS = 2_000;
+
+/**
+ * A change stream over every host: the local one, and each remote's as it comes up, and again
+ * if the host ends it while it stays up (an error there, or more events than the reader took).
+ */
 function mergeChanges(field: Field): void {
   const local = field.subscribe!;
   field.subscribe = async (parent, args, ctx, info) => {
@@ -128,14 +134,22 @@ function mergeChanges(field: Field): void {
     if (!ctx.remotes.linked()) return mine;
     const subscribed = new Set<string>();
     const hostChanges = ctx.remotes.changes();
-    const merged = new MergedStream<unknown>(() => void hostChanges.return?.());
+    let open = true;
+    const merged = new MergedStream<unknown>(() => {
+      open = false;
+      void hostChanges.return?.();
+    });
     merged.add(mine);
     const join = () => {
+      if (!open) return;
       for (const remote of ctx.remotes.up()) {
         if (subscribed.has(remote.alias)) continue;
         subscribed.add(remote.alias);
         const { document, variables, adopt } = delegation(info, remote);
-        merged.add(mapIterator(remote.subscribe(document, variables), adopt), () => subscribed.delete(remote.alias));
+        merged.add(mapIterator(remote.subscribe(document, variables), adopt), () => {
+          subscribed.delete(remote.alias);
+          setTimeout(join, REJOIN_MS).unref();
+        });
       }
     };
     join();

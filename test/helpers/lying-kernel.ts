@@ -12,6 +12,8 @@ export interface LyingKernel {
   lies: number;
   /** every message the hub sent, as sent */
   heard: string[];
+  /** sends the hub a message of the relay's own, as if the kernel said it */
+  tell(message: string): void;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,9 @@ export async function startLyingKernel(kernelPort: number, lie: (message: string
     port: (wss.address() as AddressInfo).port,
     lies: 0,
     heard: [],
+    tell: (message) => {
+      for (const hub of wss.clients) hub.send(message);
+    },
     close: () => {
       for (const client of wss.clients) client.terminate();
       return new Promise((resolve) => wss.close(() => resolve()));

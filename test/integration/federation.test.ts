@@ -690,6 +690,22 @@ describe('a host that lies about whose objects it sends', () => {
     expect(clear.errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^liar answered with a batch id that is not one/) });
   });
 
+  it('asks the host for a change stream again when the host ends it while staying up', async () => {
+    const changed: string[] = [];
+    const iterator = hub.ws().iterate({ query: `subscription { sessionsChanged { sessionId } }` });
+    const consume = (async () => {
+      for await (const r of iterator) changed.push((r.data as any).sessionsChanged.sessionId);
+    })();
+    const asked = () => liar.heard.filter((m) => m.includes('"subscribe"') && m.includes('sessionsChanged')).map((m) => JSON.parse(m).id as string);
+    await until(() => asked().length === 1, 'the hub asking the host for its changes');
+    liar.tell(JSON.stringify({ id: asked()[0], type: 'error', payload: [{ message: 'ended by the host' }] }));
+    await until(() => asked().length === 2, 'the hub asking again', 10_000);
+    writeFileSync(join(remoteRoot, '-home-dev-demo', 'liar3.jsonl'), line(prompt('l3-p1', null, 'a change after the stream came back')));
+    await until(() => changed.includes('liar:liar3'), 'the new session announced through the hub');
+    await iterator.return?.();
+    await consume;
+  });
+
   // last: it takes the host down
   it('keeps what the host last answered apart for queries whose fragments share a name, once it is down', async () => {
     const A = `{ sessions(first: 100) { nodes { ...F } } } fragment F on Session { id name }`;
