@@ -14,6 +14,8 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
   type FieldNode,
+  type FragmentSpreadNode,
+  type InlineFragmentNode,
   type GraphQLObjectType,
   type ValueNode,
 } from 'graphql';
@@ -127,6 +129,15 @@ export function fieldsFor(schema: GraphQLSchema, selectionSet: SelectionSetNode,
   return fields;
 }
 
+/** Fields a selection asks only under `@skip` or `@include`, itself or through a fragment: an answer may rightly lack them. */
+const conditional = new WeakSet<FieldNode>();
+
+/** Whether `@skip` or `@include` may have left this field out of an answer. */
+export const mayBeLeftOut = (field: FieldNode): boolean => conditional.has(field);
+
+const hasCondition = (node: FieldNode | InlineFragmentNode | FragmentSpreadNode): boolean =>
+  !!node.directives?.some((d) => d.name.value === 'skip' || d.name.value === 'include');
+
 function collectFields(schema: GraphQLSchema, selectionSet: SelectionSetNode, type: GraphQLObjectType, fragments: Record<string, FragmentDefinitionNode>): FieldNode[] {
   const applies = (condition: string | undefined) => {
     if (!condition || condition === type.name) return true;
@@ -134,13 +145,20 @@ function collectFields(schema: GraphQLSchema, selectionSet: SelectionSetNode, ty
     return !!conditionType && isAbstractType(conditionType) && schema.isSubType(conditionType, type);
   };
   const fields: FieldNode[] = [];
+  const take = (from: InlineFragmentNode | FragmentSpreadNode, inner: SelectionSetNode) => {
+    const found = fieldsFor(schema, inner, type, fragments);
+    if (hasCondition(from)) for (const field of found) conditional.add(field);
+    fields.push(...found);
+  };
   for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) fields.push(selection);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      if (applies(selection.typeCondition?.name.value)) fields.push(...fieldsFor(schema, selection.selectionSet, type, fragments));
+    if (selection.kind === Kind.FIELD) {
+      if (hasCondition(selection)) conditional.add(selection);
+      fields.push(selection);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      if (applies(selection.typeCondition?.name.value)) take(selection, selection.selectionSet);
     } else {
       const fragment = fragments[selection.name.value];
-      if (fragment && applies(fragment.typeCondition.name.value)) fields.push(...fieldsFor(schema, fragment.selectionSet, type, fragments));
+      if (fragment && applies(fragment.typeCondition.name.value)) take(selection, fragment.selectionSet);
     }
   }
   return fields;

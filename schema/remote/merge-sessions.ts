@@ -109,7 +109,10 @@ async function remotePage(
   let edges = fitting.get(page);
   if (!edges) {
     const node = new GraphQLNonNull(sessionType);
-    edges = page.edges.filter((e) => typeof e?.cursor === 'string' && fitsSchema(info.schema, e.node, node, nodeSelection, info.fragments));
+    // the merge orders by updatedAt: a DateTime given as a number fits the scalar, not the sort
+    edges = page.edges.filter(
+      (e) => typeof e?.cursor === 'string' && fitsSchema(info.schema, e.node, node, nodeSelection, info.fragments) && !Number.isNaN(Date.parse(e.node._loomUpdatedAt as string)),
+    );
     fitting.set(page, edges);
   }
   // the page may be the hub's kept copy: it is read here, and only the nodes taken are copied
