@@ -16,7 +16,7 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import { namesHost, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds, type IdMap } from './id-rewrite';
+import { inlineListedIdVariables, namesHost, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds, type IdMap } from './id-rewrite';
 import { fitsSchema } from './remote-shape';
 import { adopt, RemoteValue } from './remote-value';
 import { UnavailableError } from '../../spoke/model/source';
@@ -91,10 +91,11 @@ export interface Delegation {
 
 /** The client's root field as an operation for `remote`, without the arguments named in `drop`. */
 export function delegation(info: GraphQLResolveInfo, remote: RemoteExecutor, drop: string[] = []): Delegation {
-  const field = mergedField(info.fieldNodes, drop);
-  const fragments = usedFragments(field, info.fragments);
+  const defined = info.operation.variableDefinitions ?? [];
+  const field = inlineListedIdVariables(mergedField(info.fieldNodes, drop), defined, info.variableValues);
+  const fragments = usedFragments(field, info.fragments).map((f) => inlineListedIdVariables(f, defined, info.variableValues));
   const used = usedVariables([field, ...fragments]);
-  const variableDefinitions = (info.operation.variableDefinitions ?? []).filter((d) => used.has(d.variable.name.value));
+  const variableDefinitions = defined.filter((d) => used.has(d.variable.name.value));
   const operation: DocumentNode = {
     kind: Kind.DOCUMENT,
     definitions: [

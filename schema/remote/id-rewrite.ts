@@ -14,6 +14,8 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
   type FieldNode,
+  type TypeNode,
+  type VariableDefinitionNode,
   type FragmentSpreadNode,
   type InlineFragmentNode,
   type GraphQLObjectType,
@@ -75,6 +77,31 @@ export function rewriteDocumentIds(schema: GraphQLSchema, document: DocumentNode
     }),
   );
   return { document: rewritten, idVariables };
+}
+
+/**
+ * A selection with every ID variable that stands in a list literal (`sessions: [$a, $b]`) put in
+ * as its value, so the list can be cut to one host's ids like any literal list (a variable
+ * cannot be). Done before the operation's variables are chosen: one put in is no longer sent.
+ */
+export function inlineListedIdVariables<T extends FieldNode | FragmentDefinitionNode>(node: T, definitions: readonly VariableDefinitionNode[], values: Record<string, unknown>): T {
+  const idVariables = new Set(definitions.filter((d) => namedTypeOf(d.type) === 'ID').map((d) => d.variable.name.value));
+  if (idVariables.size === 0) return node;
+  return visit(node, {
+    ListValue: (list) => ({
+      ...list,
+      values: list.values.map((v) => {
+        const value = v.kind === Kind.VARIABLE && idVariables.has(v.name.value) ? values[v.name.value] : undefined;
+        return typeof value === 'string' ? { kind: Kind.STRING, value } : v;
+      }),
+    }),
+  }) as T;
+}
+
+/** `ID` for a variable declared `ID` or `ID!` (not a list of them). */
+function namedTypeOf(type: TypeNode): string | null {
+  if (type.kind === Kind.NAMED_TYPE) return type.name.value;
+  return type.kind === Kind.NON_NULL_TYPE && type.type.kind === Kind.NAMED_TYPE ? type.type.name.value : null;
 }
 
 /** The variables with the IDs among them rewritten (a copy); lists keep only the IDs `ours` accepts. */

@@ -693,6 +693,12 @@ describe('a host that lies about whose objects it sends', () => {
     expect(lanes.toSorted()).toEqual(['laptop:hub1', 'liar:liar1']);
     expect(liar.heard.filter((m) => m.includes('timeline')).at(-1)).toContain('"gpubox:liar1"');
     expect(liar.heard.some((m) => m.includes('hub1'))).toBe(false);
+    // the same list made of one variable per session
+    const EACH = `query($a: ID!, $b: ID!) { timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", sessions: [$a, $b]) { session { id } } }`;
+    const each = (await hub.gql(EACH, { a: 'laptop:hub1', b: 'liar:liar1' })).data.timeline.map((l: any) => l.session.id);
+    expect(each.toSorted()).toEqual(['laptop:hub1', 'liar:liar1']);
+    expect(liar.heard.filter((m) => m.includes('timeline')).at(-1)).toContain('gpubox:liar1');
+    expect(liar.heard.some((m) => m.includes('hub1'))).toBe(false);
   });
 
   it('has a batch id that would name other hosts\' batches refused, so the next undo cannot reach them', async () => {
