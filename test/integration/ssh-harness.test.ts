@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client, utils, type ConnectConfig } from 'ssh2';
+import { Client, type ConnectConfig } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
+import { ed25519KeyPair, startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
 import { startSshd, type TestSshd } from '../helpers/sshd';
 
 // Proves the SSH test harnesses the federation tests stand on, with a real ssh2 client.
@@ -90,7 +90,7 @@ describe('real sshd harness', () => {
 });
 
 describe('ssh2 server harness', () => {
-  const userKey = utils.generateKeyPairSync('ed25519');
+  const userKey = ed25519KeyPair();
   let server: TestSsh2Server;
   const connectToServer = (extra: Partial<ConnectConfig> = {}) =>
     connect({
@@ -107,7 +107,7 @@ describe('ssh2 server harness', () => {
   afterAll(() => server?.close());
 
   it('refuses a key it was not given', async () => {
-    const stranger = utils.generateKeyPairSync('ed25519');
+    const stranger = ed25519KeyPair();
     await expect(connectToServer({ privateKey: stranger.private })).rejects.toThrow(/authentication/i);
   });
 

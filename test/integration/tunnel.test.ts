@@ -1,19 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import { buildSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { Client, utils } from 'ssh2';
+import { Client } from 'ssh2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { RemoteClient } from '../../federation/remote-client';
 import { TunnelAgent } from '../../federation/tunnel';
 import { RemoteAnswerError } from '../../schema/remote/delegate';
-import { startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
+import { ed25519KeyPair, startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
 import { until } from '../helpers/wait';
 
 // The hub's client of a remote kernel, through SSH channels of a real ssh2 server, to a
 // graphql-ws server standing in for a kernel that holds every operation until told to answer.
 
-const keys = utils.generateKeyPairSync('ed25519');
+const keys = ed25519KeyPair();
 /** events a kernel sends at once on `flood`, more than the hub holds for one subscription */
 const FLOOD = 3000;
 
