@@ -71,6 +71,7 @@ export class RemoteClient {
       { query, variables },
       {
         next: (result) => {
+          if (end) return; // already ended here; the remote may not have heard yet
           if (events.length < MAX_WAITING_EVENTS) events.push(result);
           else {
             cancel();
