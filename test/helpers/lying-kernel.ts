@@ -14,18 +14,31 @@ export interface LyingKernel {
   heard: string[];
   /** sends the hub a message of the relay's own, as if the kernel said it */
   tell(message: string): void;
+  /** while set, the kernel's messages it picks are held back, until release() */
+  hold: ((message: string) => boolean) | null;
+  /** sends what was held, and holds nothing more */
+  release(): void;
+  /** how many of the kernel's messages are held back now */
+  held(): number;
   close(): Promise<void>;
 }
 
 export async function startLyingKernel(kernelPort: number, lie: (message: string) => string): Promise<LyingKernel> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await once(wss, 'listening');
+  const held: (() => void)[] = [];
   const relay: LyingKernel = {
     port: (wss.address() as AddressInfo).port,
     lies: 0,
     heard: [],
     tell: (message) => {
       for (const hub of wss.clients) hub.send(message);
+    },
+    hold: null,
+    held: () => held.length,
+    release: () => {
+      relay.hold = null;
+      for (const send of held.splice(0)) send();
     },
     close: () => {
       for (const client of wss.clients) client.terminate();
@@ -44,7 +57,8 @@ export async function startLyingKernel(kernelPort: number, lie: (message: string
     kernel.on('message', (data) => {
       const told = lie(String(data));
       if (told !== String(data)) relay.lies++;
-      hub.send(told);
+      if (relay.hold?.(told)) held.push(() => hub.send(told));
+      else hub.send(told);
     });
     hub.on('close', () => kernel.terminate());
     kernel.on('close', () => hub.terminate());

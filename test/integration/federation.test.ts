@@ -723,6 +723,28 @@ describe('a host that lies about whose objects it sends', () => {
     await consume;
   });
 
+  it('shows a host that is up but slow as last seen, instead of holding the whole list', async () => {
+    const SESSIONS = `{ sessions(first: 100) { nodes { id name } } }`;
+    expect((await hub.gql(SESSIONS)).data.sessions.nodes.map((n: any) => n.id)).toContain('liar:liar1');
+    // every message of an operation that asks for sessions, its `complete` too
+    liar.hold = (message) => {
+      const { id } = JSON.parse(message) as { id?: string };
+      return !!id && liar.heard.some((asked) => asked.includes(id) && asked.includes('sessions('));
+    };
+    // a change there: the hub drops the page it kept, and has to ask the host again
+    const turns = async () => (await remote.gql(`{ session(id: "gpubox:liar1") { turnCount } }`)).data.session.turnCount;
+    const before = await turns();
+    appendFileSync(join(remoteRoot, '-home-dev-demo', 'liar1.jsonl'), line(prompt('l-p2', 'l-a1', 'one more turn')));
+    await until(async () => (await turns()) > before, 'the remote indexing the new turn');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // its new version on its way to the hub
+    // held, the host's answer would never come: the list is served with its part as last seen
+    const slow = (await hub.gql(SESSIONS)).data.sessions.nodes.map((n: any) => n.id);
+    expect(slow).toEqual(expect.arrayContaining(['laptop:hub1', 'liar:liar1']));
+    expect(liar.held()).toBeGreaterThan(0);
+    liar.release();
+    // the list came after the hub's 3 s for a slow host; without it, after the operation's 15 s
+  }, 10_000);
+
   // last: it takes the host down
   it('keeps what the host last answered apart for queries whose fragments share a name, once it is down', async () => {
     const A = `{ sessions(first: 100) { nodes { ...F } } } fragment F on Session { id name }`;
