@@ -632,7 +632,9 @@ describe('a host that lies about whose objects it sends', () => {
         .replaceAll('"key":"gpubox"', '"key":"laptop"')
         .replaceAll('"batchId":"', '"batchId":"b1,laptop:')
         .replaceAll('"name":"poison"', '"name":null')
-        .replaceAll('"id":"laptop:liar4","turnCount":1', `"id":"laptop:liar4","turnCount":${2 ** 40}`),
+        .replaceAll('"id":"laptop:liar4","turnCount":1', `"id":"laptop:liar4","turnCount":${2 ** 40}`)
+        // a time as a number: DateTime takes it, the merge's order cannot
+        .replace(/("id":"laptop:liar4","name":"[^"]*","_loomUpdatedAt":)"[^"]*"/, '$11714557600000'),
     );
     ({ server, home } = await ssh2ServerTo(liar.port));
     const { assistant } = await import('../helpers/records');
@@ -668,8 +670,10 @@ describe('a host that lies about whose objects it sends', () => {
 
   it('has what does not fit the schema left out, and only that, where one bad session would blank every host\'s list', async () => {
     const listed = async (selection: string) => (await hub.gql(`{ sessions(first: 100) { nodes { ${selection} } } }`)).data.sessions.nodes.map((n: any) => n.id);
-    expect(await listed('id name')).toEqual(expect.arrayContaining(['laptop:hub1', 'liar:liar1', 'liar:liar4']));
+    expect(await listed('id name')).toEqual(expect.arrayContaining(['laptop:hub1', 'liar:liar1']));
     expect(await listed('id name')).not.toContain('liar:liar2');
+    expect(await listed('id name')).not.toContain('liar:liar4');
+    expect(await listed('id')).toContain('liar:liar2');
     // an Int past 32 bits fails the hub's schema as a null name does
     expect(await listed('id turnCount')).toEqual(expect.arrayContaining(['laptop:hub1', 'liar:liar1', 'liar:liar2']));
     expect(await listed('id turnCount')).not.toContain('liar:liar4');
