@@ -9,6 +9,7 @@ import { BadInputError, NotFoundError, UnavailableError, type HostDirectory, typ
 import type { HostInfo, TrustTier } from '../spoke/model/types';
 import { HostConnection } from './host-link';
 import { parseLinkedHost, readHostsConfig, writeHostsConfig, type LinkedHost } from './hosts-config';
+import { AnswerTooLargeError } from './remote-client';
 import type { RemoteKernel } from './remote-kernel';
 import { resolveSshTarget, SshTargetError, type SshTarget } from './ssh-target';
 
@@ -178,7 +179,8 @@ function executorFor(kernel: RemoteKernel, alias: string): RemoteExecutor {
   const renamed = (err: unknown) => (err instanceof RemoteAnswerError ? new RemoteAnswerError(inAlias(err.message), err.code) : err);
   // a request that got no answer at all (the link dropped, the kernel stopped) is UNAVAILABLE
   const failed = (err: unknown) => {
-    throw err instanceof RemoteAnswerError ? renamed(err) : new UnavailableError(`${alias} did not answer: ${(err as Error).message}`);
+    if (err instanceof RemoteAnswerError) throw renamed(err);
+    throw new UnavailableError(err instanceof AnswerTooLargeError ? `${alias} ${err.message}` : `${alias} did not answer: ${(err as Error).message}`);
   };
   const query = (document: string, variables: Record<string, unknown>, operationName?: string) =>
     kernel.client.query<Record<string, unknown>>(document, variables, operationName).catch(failed);

@@ -23,6 +23,13 @@ const MAX_WAITING_EVENTS = 1000;
 /** How long the socket stays open with nothing on it (a linked remote normally has a stream open). */
 const IDLE_SOCKET_MS = 30_000;
 
+/** The remote sent an answer past MAX_ANSWER: it answered, too much, and the socket went with it. */
+export class AnswerTooLargeError extends Error {
+  constructor() {
+    super(`sent an answer over ${MAX_ANSWER / 2 ** 20} MiB, more than the hub takes from a host, so the hub closed the connection: ask for less (a smaller "first" or "limit")`);
+  }
+}
+
 export class RemoteClient {
   private wsClient: WsClient | null = null;
   private inFlight = 0;
@@ -225,7 +232,7 @@ function answerError([error]: RemoteError[]): RemoteAnswerError {
 function socketError(err: unknown): Error {
   if (err instanceof Error) return err;
   const { code, reason, message, error } = err as { code?: number; reason?: string; message?: string; error?: { code?: string } };
-  if (error?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return new Error(`an answer passed ${MAX_ANSWER / 2 ** 20} MiB, so the hub closed the connection`);
+  if (error?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return new AnswerTooLargeError();
   if (message) return new Error(message);
   return new Error(`its connection closed${code ? ` (${code}${reason ? `: ${reason}` : ''})` : ''}`);
 }

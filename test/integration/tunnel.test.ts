@@ -45,9 +45,9 @@ async function heldKernelThroughSsh(answerTimeoutMs?: number): Promise<HeldKerne
   sockets = new WebSocketServer({ server: kernel, path: '/graphql' });
   useServer(
     {
-      schema: buildSchema('type Query { version: String } type Mutation { act: String } type Subscription { flood: Int }'),
+      schema: buildSchema('type Query { version: String huge: String } type Mutation { act: String } type Subscription { flood: Int }'),
       roots: {
-        query: { version: hold },
+        query: { version: hold, huge: () => 'x'.repeat(65 * 2 ** 20) },
         subscription: {
           flood: async function* () {
             for (let i = 0; i < FLOOD; i++) {
@@ -156,6 +156,16 @@ describe('operations to a remote kernel through its SSH tunnel', () => {
     const outcome = await asked;
     expect(outcome).toBeInstanceOf(Error);
     expect(outcome).not.toBeInstanceOf(RemoteAnswerError);
+  });
+
+  it('refuses an answer over 64 MiB, saying so, and reaches the kernel again after', async () => {
+    const remote = await heldKernelThroughSsh();
+    await expect(remote.client.query('{ huge }')).rejects.toThrow(/^sent an answer over 64 MiB, more than the hub takes from a host/);
+    const again = remote.client.query('{ version }');
+    await until(() => remote.held.length === 1, 'the next query at the kernel');
+    remote.held[0]('1');
+    expect(await again).toEqual({ version: '1' });
+    remote.client.close();
   });
 
   it('refuses an operation over the 1 MiB a kernel takes in one message, and keeps the socket for the rest', async () => {
