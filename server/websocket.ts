@@ -135,7 +135,6 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
   return wss;
 }
 
-
 function reject(socket: Duplex, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }

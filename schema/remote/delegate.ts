@@ -13,7 +13,9 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLInputType,
+  type GraphQLOutputType,
   type GraphQLResolveInfo,
+  type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
 import { inlineListedIdVariables, namesHost, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds, type IdMap } from './id-rewrite';
@@ -115,16 +117,28 @@ export function delegation(info: GraphQLResolveInfo, remote: RemoteExecutor, dro
   return {
     document: print(rewritten.document),
     variables: rewriteVariableIds(variables, rewritten.idVariables, remote.toRemote, namesHost(remote.alias)),
-    adopt: (data) => {
-      if (!fitsSchema(info.schema, data?.[key], info.returnType, field.selectionSet, fragmentMap)) throw misshapen(remote.alias);
-      const value = rewriteResultIds(info.schema, data[key], info.returnType, field.selectionSet, fragmentMap, remote.fromRemote);
-      return new RemoteValue({ [key]: value }, remote.alias);
-    },
+    adopt: (data) => new RemoteValue({ [key]: hostAnswer(info.schema, data?.[key], info.returnType, field.selectionSet, fragmentMap, remote) }, remote.alias),
   };
 }
 
 /** A host's answer that is not what was asked: served, it would fail more than its own part. */
 export const misshapen = (alias: string) => new UnavailableError(`${alias} answered with data that does not fit the schema; its part is left out`);
+
+/**
+ * A host's value for one field as the hub serves it: checked against what was asked, then its
+ * ids renamed to the hub's (in place). Throws `misshapen` when it does not fit.
+ */
+export function hostAnswer(
+  schema: GraphQLSchema,
+  value: unknown,
+  type: GraphQLOutputType,
+  selectionSet: SelectionSetNode | undefined,
+  fragments: Record<string, FragmentDefinitionNode>,
+  remote: RemoteExecutor,
+): unknown {
+  if (!fitsSchema(schema, value, type, selectionSet, fragments)) throw misshapen(remote.alias);
+  return rewriteResultIds(schema, value, type, selectionSet, fragments, remote.fromRemote);
+}
 
 /** Runs the client's root query field on a remote kernel and returns its value for the local schema. */
 export async function delegateQuery(info: GraphQLResolveInfo, remote: RemoteExecutor, drop: string[] = []): Promise<unknown> {

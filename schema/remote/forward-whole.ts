@@ -14,9 +14,8 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { asClientError } from '../errors';
-import { misshapen, type RemoteDirectory, type RemoteResult } from './delegate';
-import { fitsSchema } from './remote-shape';
-import { namesHost, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds } from './id-rewrite';
+import { hostAnswer, type RemoteDirectory, type RemoteResult } from './delegate';
+import { namesHost, rewriteDocumentIds, rewriteVariableIds } from './id-rewrite';
 
 // The hub's fast path: a query whose every root field names objects of one linked host (a
 // session, a goal, a transcript page, events) is sent to that host whole and its answer passed
@@ -109,13 +108,13 @@ export async function forwardWhole(plan: ForwardPlan, variables: Record<string, 
   const { data } = answer;
   if (data) {
     const query = plan.schema.getQueryType()!.getFields();
-    for (const root of plan.roots) {
-      const key = root.alias?.value ?? root.name.value;
-      const type = query[root.name.value].type;
-      if (!fitsSchema(plan.schema, data[key], type, root.selectionSet, plan.fragments)) {
-        return { host: remote.alias, result: { data: null, errors: [asClientError(misshapen(remote.alias))!] }, remoteMs };
+    try {
+      for (const root of plan.roots) {
+        const key = root.alias?.value ?? root.name.value;
+        data[key] = hostAnswer(plan.schema, data[key], query[root.name.value].type, root.selectionSet, plan.fragments, remote);
       }
-      data[key] = rewriteResultIds(plan.schema, data[key], type, root.selectionSet, plan.fragments, remote.fromRemote);
+    } catch (err) {
+      return { host: remote.alias, result: { data: null, errors: [asClientError(err)!] }, remoteMs };
     }
   }
   // the remote's errors as they are (their locations are in the printed copy it was sent, so not kept)

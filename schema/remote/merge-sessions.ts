@@ -1,7 +1,7 @@
 import { GraphQLNonNull, Kind, print, type GraphQLResolveInfo, type GraphQLObjectType, type SelectionSetNode } from 'graphql';
 import type { SessionPage } from '../../spoke/model/source';
 import type { SessionSummary } from '../../spoke/model/types';
-import { aliasedField, misshapen, selectionText, usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
+import { aliasedField, misshapen, usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
 import { fieldsFor, rewriteResultIds } from './id-rewrite';
 import { askEveryHost } from './last-seen';
 import { fitsSchema } from './remote-shape';
@@ -56,9 +56,12 @@ export async function mergedSessions(
   let more = localPage.hasNextPage;
   const nodeSelection = nodeSelectionOf(info);
   const up = new Map(remotes.up().map((r) => [r.alias, r]));
-  const question = `${selectionText([nodeSelection], info.fragments)}\n${JSON.stringify([args.filter, args.first])}`;
-  const pages = await askEveryHost(remotes, 'sessions', `${question}\n${JSON.stringify(cursors)}`, (alias) =>
-    remotePage(info, up.get(alias)!, nodeSelection, args, cursors[alias] ?? null),
+  // one document for every host, and the question its answers are remembered by
+  const document = pageDocument(nodeSelection, info);
+  const filter = args.filter ? wireFilter(args.filter as Record<string, unknown>) : null;
+  const question = `${document}\n${JSON.stringify([filter, args.first, cursors])}`;
+  const pages = await askEveryHost(remotes, 'sessions', question, (alias) =>
+    remotePage(info, up.get(alias)!, nodeSelection, document, { filter, first: args.first, after: cursors[alias] ?? null }),
   );
   for (const page of pages) {
     items.push(...page.items);
@@ -89,20 +92,23 @@ function edgeCursorsOf(taken: Item[], before: Cursors): string[] {
   });
 }
 
+/** The page query each host is asked: the client's node selection, with what the merge needs. */
+function pageDocument(nodeSelection: SelectionSetNode, info: GraphQLResolveInfo): string {
+  const fragments = usedFragments(nodeSelection, info.fragments).map((f) => print(withTypenames(f))).join('\n');
+  return `query($filter: SessionFilter, $first: Int, $after: String) {
+    sessions(filter: $filter, first: $first, after: $after) {
+      totalCount pageInfo { hasNextPage } edges { cursor node ${print(nodeSelection)} } } }
+    ${fragments}`;
+}
+
 async function remotePage(
   info: GraphQLResolveInfo,
   remote: RemoteExecutor,
   nodeSelection: SelectionSetNode,
-  args: { first: number; filter: unknown },
-  after: string | null,
+  document: string,
+  variables: { filter: Record<string, unknown> | null; first: number; after: string | null },
 ): Promise<RemotePage> {
-  const fragments = usedFragments(nodeSelection, info.fragments).map((f) => print(withTypenames(f))).join('\n');
-  const document = `query($filter: SessionFilter, $first: Int, $after: String) {
-    sessions(filter: $filter, first: $first, after: $after) {
-      totalCount pageInfo { hasNextPage } edges { cursor node ${print(nodeSelection)} } } }
-    ${fragments}`;
-  const filter = args.filter ? wireFilter(args.filter as Record<string, unknown>) : null;
-  const data = (await remote.queryLists(document, { filter, first: args.first, after })) as { sessions?: WirePage } | null;
+  const data = (await remote.queryLists(document, variables)) as { sessions?: WirePage } | null;
   const page = data?.sessions;
   if (typeof page?.totalCount !== 'number' || typeof page.pageInfo?.hasNextPage !== 'boolean' || !Array.isArray(page.edges)) throw misshapen(remote.alias);
   const sessionType = info.schema.getType('Session') as GraphQLObjectType;

@@ -1,6 +1,5 @@
 import { Kind, print, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
-import { aliasedField, RemoteAnswerError, usedFragments, withTypenames, type RemoteDirectory } from './delegate';
-import { rewriteResultIds } from './id-rewrite';
+import { aliasedField, hostAnswer, RemoteAnswerError, usedFragments, withTypenames, type RemoteDirectory } from './delegate';
 import { RemoteValue } from './remote-value';
 
 // A remote session's stream through the hub. The hub keeps the fence of the last frame it passed
@@ -57,14 +56,15 @@ async function* resume(info: GraphQLResolveInfo, args: Record<string, unknown>, 
       run.current = remote.subscribe(document, { sessionId: remote.toRemote(String(args.sessionId)), ...fence });
       try {
         for (let step = await run.current.next(); !step.done && !run.closed; step = await run.current.next()) {
-          const frame = step.value[key] as Record<string, unknown>;
+          // a frame that does not fit is never served: the stream resumes from the last that did
+          const frame = hostAnswer(info.schema, step.value[key], info.returnType, selection, fragmentMap, remote) as Record<string, unknown>;
           fence = { cursor: frame._loomCursor as number, epoch: frame._loomEpoch as number, generation: frame._loomGeneration as number };
-          rewriteResultIds(info.schema, frame, info.returnType, selection, fragmentMap, remote.fromRemote);
           yield new RemoteValue({ [key]: frame }, alias);
           if (frame._loomKind === 'STOPPED') return;
         }
       } catch (err) {
-        // an answer from the remote kernel ends the stream; a lost connection only pauses it
+        // an answer from the remote kernel ends the stream; a lost connection, or a frame that does
+        // not fit, only pauses it
         if (err instanceof RemoteAnswerError) throw err;
       } finally {
         void run.current.return?.();
