@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowser, type TestBrowser } from '../helpers/browser';
+import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say, toolResult, toolUse } from '../helpers/records';
 import { sleep, until } from '../helpers/wait';
@@ -14,7 +14,7 @@ import { sleep, until } from '../helpers/wait';
 let browser: TestBrowser;
 beforeAll(async () => {
   browser = await startBrowser();
-});
+}, BROWSER_START_TIMEOUT_MS);
 afterAll(async () => {
   await browser?.close();
 });

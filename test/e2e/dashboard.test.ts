@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowser, type TestBrowser } from '../helpers/browser';
+import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt } from '../helpers/records';
 import { sleep } from '../helpers/wait';
@@ -13,7 +13,7 @@ const HOOK = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom-hook.s
 let browser: TestBrowser;
 beforeAll(async () => {
   browser = await startBrowser();
-});
+}, BROWSER_START_TIMEOUT_MS);
 afterAll(() => browser?.close());
 
 describe('the dashboard over the fixtures', () => {

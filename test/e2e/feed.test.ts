@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowser, type TestBrowser } from '../helpers/browser';
+import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say, toolResult } from '../helpers/records';
 import { sleep, until } from '../helpers/wait';
@@ -42,7 +42,7 @@ async function openFeed(kernel: TestKernel) {
 
 beforeAll(async () => {
   browser = await startBrowser();
-});
+}, BROWSER_START_TIMEOUT_MS);
 afterAll(() => browser?.close());
 
 describe('the feed on the fixtures', () => {

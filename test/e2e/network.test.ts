@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowser, type TestBrowser } from '../helpers/browser';
+import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { FAST_LINKS, FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
 import { startSshd, type TestSshd } from '../helpers/sshd';
@@ -20,7 +20,7 @@ const NOWHERE = 'root@127.0.0.1:1';
 let browser: TestBrowser;
 beforeAll(async () => {
   browser = await startBrowser();
-});
+}, BROWSER_START_TIMEOUT_MS);
 afterAll(() => browser?.close());
 
 describe('the network popover', () => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startBrowser, type TestBrowser } from '../helpers/browser';
+import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
 // Each pane at 1440×900 over the fixtures. Each shot waits for its pane's own content, so a pane
@@ -17,7 +17,7 @@ let browser: TestBrowser;
 beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   [kernel, browser] = await Promise.all([startTestKernel(FIXTURES), startBrowser()]);
-});
+}, BROWSER_START_TIMEOUT_MS);
 afterAll(async () => {
   await browser?.close();
   await kernel?.close();

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowser, type TestBrowser } from '../helpers/browser';
+import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
 // The timeline pane over the fixtures, in a real Chromium.
@@ -11,7 +11,7 @@ let browser: TestBrowser;
 let kernel: TestKernel;
 beforeAll(async () => {
   [browser, kernel] = await Promise.all([startBrowser(), startTestKernel(FIXTURES)]);
-});
+}, BROWSER_START_TIMEOUT_MS);
 afterAll(async () => {
   await browser?.close();
   await kernel?.close();

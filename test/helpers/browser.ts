@@ -21,19 +21,39 @@ export interface TestPage {
   errors: string[];
 }
 
+/** attempts at launching Chromium, and how long each may take before it is killed */
+const LAUNCH_ATTEMPTS = 3;
+const LAUNCH_TIMEOUT_MS = 20_000;
+/** the timeout for a hook that calls startBrowser: every attempt, and some to spare */
+export const BROWSER_START_TIMEOUT_MS = LAUNCH_ATTEMPTS * LAUNCH_TIMEOUT_MS + 10_000;
+
+// A launch usually takes one or two seconds, but one in CI once hung past 30 s on a busy
+// machine: kill a launch that hangs and try again, rather than fail the whole file.
+async function launchChromium(): Promise<Browser> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        timeout: LAUNCH_TIMEOUT_MS,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      });
+    } catch (error) {
+      if (attempt === LAUNCH_ATTEMPTS) throw error;
+      console.warn(`Chromium launch ${attempt} of ${LAUNCH_ATTEMPTS} failed, trying again: ${String(error).split('\n')[0]}`);
+    }
+  }
+}
+
 export async function startBrowser(): Promise<TestBrowser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   return {
     browser,
     async open(kernel, path = '/', options = {}) {
