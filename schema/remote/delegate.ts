@@ -122,11 +122,15 @@ export function delegation(info: GraphQLResolveInfo, remote: RemoteExecutor, dro
 }
 
 /** A host's answer that is not what was asked: served, it would fail more than its own part. */
-export const misshapen = (alias: string) => new UnavailableError(`${alias} answered with data that does not fit the schema; its part is left out`);
+export class MisshapenAnswerError extends UnavailableError {
+  constructor(alias: string) {
+    super(`${alias} answered with data that does not fit the schema; its part is left out`);
+  }
+}
 
 /**
  * A host's value for one field as the hub serves it: checked against what was asked, then its
- * ids renamed to the hub's (in place). Throws `misshapen` when it does not fit.
+ * ids renamed to the hub's (in place). Throws MisshapenAnswerError when it does not fit.
  */
 export function hostAnswer(
   schema: GraphQLSchema,
@@ -136,7 +140,7 @@ export function hostAnswer(
   fragments: Record<string, FragmentDefinitionNode>,
   remote: RemoteExecutor,
 ): unknown {
-  if (!fitsSchema(schema, value, type, selectionSet, fragments)) throw misshapen(remote.alias);
+  if (!fitsSchema(schema, value, type, selectionSet, fragments)) throw new MisshapenAnswerError(remote.alias);
   return rewriteResultIds(schema, value, type, selectionSet, fragments, remote.fromRemote);
 }
 

@@ -1,7 +1,7 @@
 import { GraphQLNonNull, Kind, print, type GraphQLResolveInfo, type GraphQLObjectType, type SelectionSetNode } from 'graphql';
 import type { SessionPage } from '../../spoke/model/source';
 import type { SessionSummary } from '../../spoke/model/types';
-import { aliasedField, misshapen, usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
+import { aliasedField, MisshapenAnswerError, usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
 import { fieldsFor, rewriteResultIds } from './id-rewrite';
 import { askEveryHost } from './last-seen';
 import { fitsSchema } from './remote-shape';
@@ -110,7 +110,7 @@ async function remotePage(
 ): Promise<RemotePage> {
   const data = (await remote.queryLists(document, variables)) as { sessions?: WirePage } | null;
   const page = data?.sessions;
-  if (typeof page?.totalCount !== 'number' || typeof page.pageInfo?.hasNextPage !== 'boolean' || !Array.isArray(page.edges)) throw misshapen(remote.alias);
+  if (typeof page?.totalCount !== 'number' || typeof page.pageInfo?.hasNextPage !== 'boolean' || !Array.isArray(page.edges)) throw new MisshapenAnswerError(remote.alias);
   const sessionType = info.schema.getType('Session') as GraphQLObjectType;
   let edges = fitting.get(page);
   if (!edges) {

@@ -1,10 +1,12 @@
 import { Kind, print, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
-import { aliasedField, hostAnswer, RemoteAnswerError, usedFragments, withTypenames, type RemoteDirectory } from './delegate';
+import { UnavailableError } from '../../spoke/model/source';
+import { aliasedField, hostAnswer, MisshapenAnswerError, RemoteAnswerError, usedFragments, withTypenames, type RemoteDirectory } from './delegate';
 import { RemoteValue } from './remote-value';
 
 // A remote session's stream through the hub. The hub keeps the fence of the last frame it passed
 // on (cursor, epoch, generation); when the host drops and comes back it subscribes again from
-// there, so the client sees every atom appended meanwhile, once, and no gap.
+// there, so the client sees every atom appended meanwhile, once, and no gap. A frame that does
+// not fit the schema ends the stream instead: resumed, the host would only send it again.
 
 /** how soon a dropped stream is tried again while its host still looks up */
 const RETRY_MS = 500;
@@ -56,16 +58,16 @@ async function* resume(info: GraphQLResolveInfo, args: Record<string, unknown>, 
       run.current = remote.subscribe(document, { sessionId: remote.toRemote(String(args.sessionId)), ...fence });
       try {
         for (let step = await run.current.next(); !step.done && !run.closed; step = await run.current.next()) {
-          // a frame that does not fit is never served: the stream resumes from the last that did
           const frame = hostAnswer(info.schema, step.value[key], info.returnType, selection, fragmentMap, remote) as Record<string, unknown>;
           fence = { cursor: frame._loomCursor as number, epoch: frame._loomEpoch as number, generation: frame._loomGeneration as number };
           yield new RemoteValue({ [key]: frame }, alias);
           if (frame._loomKind === 'STOPPED') return;
         }
       } catch (err) {
-        // an answer from the remote kernel ends the stream; a lost connection, or a frame that does
-        // not fit, only pauses it
+        // an answer from the remote kernel ends the stream, and so does a frame that does not fit
+        // (the host would send it again on every resume); a lost connection only pauses it
         if (err instanceof RemoteAnswerError) throw err;
+        if (err instanceof MisshapenAnswerError) throw misfitFrame(alias, fence);
       } finally {
         void run.current.return?.();
         run.current = null;
@@ -75,6 +77,11 @@ async function* resume(info: GraphQLResolveInfo, args: Record<string, unknown>, 
     // the host is down or the link dropped: try again when a host changes, or shortly
     await Promise.race([run.changes.next(), new Promise((resolve) => setTimeout(resolve, RETRY_MS))]);
   }
+}
+
+function misfitFrame(alias: string, fence: Fence): UnavailableError {
+  const served = fence.cursor === null ? 'before its first frame' : `after cursor ${fence.cursor}`;
+  return new UnavailableError(`${alias} sent a stream frame that does not fit the schema; the stream ends ${served}`);
 }
 
 /** The client's frame selection, plus the fence and kind the hub needs to resume. */

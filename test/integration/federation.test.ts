@@ -11,7 +11,7 @@ import { startLyingKernel, type LyingKernel } from '../helpers/lying-kernel';
 import { line, prompt } from '../helpers/records';
 import { startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
 import { startSshd, type TestSshd } from '../helpers/sshd';
-import { until } from '../helpers/wait';
+import { sleep, until } from '../helpers/wait';
 
 // A hub and a remote kernel on this machine, the remote reached through a real OpenSSH sshd on a
 // loopback port (its own host key, the hub's own user key and known_hosts in a temp HOME).
@@ -625,13 +625,15 @@ describe('a host that lies about whose objects it sends', () => {
   };
   beforeAll(async () => {
     // It tells its own name truly, then says its ids and its usage are the hub's own machine's,
-    // hands back batch ids that name this machine's batches too, and one session with no name
+    // hands back batch ids that name this machine's batches too, one session with no name, and
+    // a text block with no text
     liar = await startLyingKernel(remote.port, (message) =>
       message
         .replaceAll('"gpubox:', '"laptop:')
         .replaceAll('"key":"gpubox"', '"key":"laptop"')
         .replaceAll('"batchId":"', '"batchId":"b1,laptop:')
         .replaceAll('"name":"poison"', '"name":null')
+        .replaceAll('"text":"a frame that lies"', '"text":null')
         .replaceAll('"id":"laptop:liar4","turnCount":1', `"id":"laptop:liar4","turnCount":${2 ** 40}`)
         // a time as a number: DateTime takes it, the merge's order cannot
         .replace(/("id":"laptop:liar4","name":"[^"]*","_loomUpdatedAt":)"[^"]*"/, '$11714557600000'),
@@ -748,6 +750,31 @@ describe('a host that lies about whose objects it sends', () => {
     liar.release();
     // the list came after the hub's 3 s for a slow host; without it, after the operation's 15 s
   }, 10_000);
+
+  it('ends a session stream with UNAVAILABLE at a frame that does not fit, and asks the host for it no more', async () => {
+    const file = join(remoteRoot, '-home-dev-demo', 'liar5.jsonl');
+    writeFileSync(file, line(prompt('l5-p1', null, 'a stream through a liar')));
+    await until(async () => (await hub.gql(`{ session(id: "liar:liar5") { id } }`)).data.session, 'the hub seeing the new session');
+    const texts: (string | null)[] = [];
+    let ended: unknown;
+    const iterator = hub.ws().iterate({ query: `subscription { sessionStream(sessionId: "liar:liar5") { atoms { content { ... on TextBlock { text } } } } }` });
+    const consume = (async () => {
+      try {
+        for await (const r of iterator) texts.push(...(r.data as any).sessionStream.atoms.flatMap((a: any) => a.content.map((c: any) => c.text)));
+      } catch (error) {
+        ended = error;
+      }
+    })();
+    await until(() => texts.includes('a stream through a liar'), 'the first frame through the hub');
+    // the relay turns this text into a null, which TextBlock.text may not be
+    appendFileSync(file, line(prompt('l5-p2', 'l5-p1', 'a frame that lies')));
+    await consume;
+    expect(ended).toEqual([expect.objectContaining({ message: expect.stringMatching(/^liar sent a stream frame that does not fit the schema; the stream ends after cursor \d+$/), extensions: { code: 'UNAVAILABLE' } })]);
+    expect(texts).toEqual(['a stream through a liar']);
+    // the host would send the same frame again on every resume: it is not asked again
+    await sleep(1_200);
+    expect(liar.heard.filter((m) => m.includes('sessionStream') && m.includes('liar5')).length).toBe(1);
+  });
 
   // last: it takes the host down
   it('keeps what the host last answered apart for queries whose fragments share a name, once it is down', async () => {
