@@ -45,6 +45,10 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
     return this.connections.size > 0;
   }
 
+  mayLink(): boolean {
+    return true;
+  }
+
   get(alias: string): RemoteExecutor | undefined {
     const connection = this.connections.get(alias);
     if (!connection) return undefined;

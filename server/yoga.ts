@@ -10,7 +10,7 @@ import { limitsPlugin, type QueryLimits } from './security/limits';
 // graphql-yoga over the Loom schema: one instance serves HTTP and, through its envelop, the
 // graphql-ws WebSocket too, so both share context, limits and error masking.
 
-const NO_REMOTES: RemoteDirectory = { linked: () => false, get: () => undefined, up: () => [], aliases: () => [], changes: () => new Pulse() };
+const NO_REMOTES: RemoteDirectory = { linked: () => false, mayLink: () => false, get: () => undefined, up: () => [], aliases: () => [], changes: () => new Pulse() };
 
 function viaHub(init: { request?: Request; connectionParams?: Record<string, unknown> }): boolean {
   return init.request?.headers.get(VIA_HUB_HEADER) === '1' || init.connectionParams?.viaHub === true;

@@ -50,6 +50,8 @@ export class LocalSource implements Source {
   private readonly visible = new Set<string>();
   /** moves on every change to any session (sessionsVersion) */
   private version = 0;
+  /** when this kernel last saw each session change, by its own clock (for `since`) */
+  private readonly changedAt = new Map<string, number>();
   private readonly log: (message: string) => void;
   private readonly live: LiveStates | null;
   private clears: GoalClears | null = null;
@@ -145,7 +147,7 @@ export class LocalSource implements Source {
     return feed;
   }
 
-  feedChanged(): AsyncIterableIterator<FeedChange> {
+  feedChanged(since: number | null): AsyncIterableIterator<FeedChange> {
     const pending = new Set<string>();
     const listener = (changes: Map<string, ChangeKind>) => {
       for (const key of changes.keys()) pending.add(key);
@@ -153,6 +155,7 @@ export class LocalSource implements Source {
     };
     const pulse = new Pulse(() => this.listeners.delete(listener));
     this.listeners.add(listener);
+    if (since !== null) listener(new Map(this.changedSince(since).map((key) => [key, 'UPDATED'])));
     const goalsOf = (key: string): FeedChange | null => {
       const session = this.catalog.get(key);
       if (!session || !this.isListed(session)) return null;
@@ -265,7 +268,7 @@ export class LocalSource implements Source {
     return (await this.load(session, atoms)).map((a) => a.content);
   }
 
-  sessionsChanged(): AsyncIterableIterator<SessionChange> {
+  sessionsChanged(since: number | null): AsyncIterableIterator<SessionChange> {
     const pending = new Map<string, ChangeKind>();
     const listener = (changes: Map<string, ChangeKind>) => {
       for (const [key, kind] of changes) pending.set(key, pending.get(key) === 'ADDED' && kind === 'UPDATED' ? 'ADDED' : kind);
@@ -273,6 +276,7 @@ export class LocalSource implements Source {
     };
     const pulse = new Pulse(() => this.listeners.delete(listener));
     this.listeners.add(listener);
+    if (since !== null) listener(new Map(this.changedSince(since).map((key) => [key, 'UPDATED'])));
     const { catalog, host } = this;
     const summaryOf = (s: TranscriptSession) => this.summaryOf(s);
     async function* changes(): AsyncGenerator<SessionChange> {
@@ -364,6 +368,11 @@ export class LocalSource implements Source {
       else this.visible.delete(key);
     }
     if (changes.size === 0) return;
+    const now = Date.now();
+    for (const [key, kind] of changes) {
+      if (kind === 'REMOVED') this.changedAt.delete(key);
+      else this.changedAt.set(key, now);
+    }
     this.version++;
     for (const listener of this.listeners) listener(changes);
   }
@@ -395,6 +404,20 @@ export class LocalSource implements Source {
       if (live.since !== null && (newest.since === null || live.since >= newest.since)) newest = live;
     }
     return newest;
+  }
+
+  /**
+   * Sessions this kernel saw change at or after `since`, by its own clock, oldest change first,
+   * for a subscriber catching up after a gap. What changed before this kernel started, it cannot
+   * date: a `since` before its start has every session.
+   */
+  private changedSince(since: number): string[] {
+    const changed: { key: string; at: number }[] = [];
+    for (const session of this.catalog.all()) {
+      const at = this.changedAt.get(session.key) ?? this.startedAt;
+      if (at >= since && this.catalog.isVisible(session.key)) changed.push({ key: session.key, at });
+    }
+    return changed.sort((a, b) => a.at - b.at).map((c) => c.key);
   }
 
   private isListed(session: TranscriptSession): boolean {

@@ -9,6 +9,7 @@ import {
   print,
   typeFromAST,
   visit,
+  type ArgumentNode,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -74,6 +75,8 @@ export interface RemoteExecutor {
 export interface RemoteDirectory {
   /** true when this kernel links any host: lists are then merged, with cursors over every host */
   linked(): boolean;
+  /** false for a request that came through a hub: it gets this machine's sessions only, now and later */
+  mayLink(): boolean;
   /** the kernel behind an alias; undefined when no linked host has that name; throws UnavailableError while it is down */
   get(alias: string): RemoteExecutor | undefined;
   /** the hosts that are up now */
@@ -91,10 +94,10 @@ export interface Delegation {
   adopt(data: Record<string, unknown>): unknown;
 }
 
-/** The client's root field as an operation for `remote`, without the arguments named in `drop`. */
-export function delegation(info: GraphQLResolveInfo, remote: RemoteExecutor, drop: string[] = []): Delegation {
+/** The client's root field as an operation for `remote`, without the arguments named in `drop`, with those in `set` (which replace the client's). */
+export function delegation(info: GraphQLResolveInfo, remote: RemoteExecutor, drop: string[] = [], set: ArgumentNode[] = []): Delegation {
   const defined = info.operation.variableDefinitions ?? [];
-  const field = inlineListedIdVariables(mergedField(info.fieldNodes, drop), defined, info.variableValues);
+  const field = inlineListedIdVariables(mergedField(info.fieldNodes, [...drop, ...set.map((a) => a.name.value)], set), defined, info.variableValues);
   const fragments = usedFragments(field, info.fragments).map((f) => inlineListedIdVariables(f, defined, info.variableValues));
   const used = usedVariables([field, ...fragments]);
   const variableDefinitions = defined.filter((d) => used.has(d.variable.name.value));
@@ -155,10 +158,10 @@ export function valueOf(root: RemoteValue, info: GraphQLResolveInfo): unknown {
   return adopt(root.data[info.path.key as string], getNamedType(info.returnType), root.host);
 }
 
-function mergedField(nodes: readonly FieldNode[], drop: string[]): FieldNode {
+function mergedField(nodes: readonly FieldNode[], drop: string[], set: ArgumentNode[]): FieldNode {
   const [first] = nodes;
   const selections = nodes.flatMap((n) => n.selectionSet?.selections ?? []);
-  const args = first.arguments?.filter((a) => !drop.includes(a.name.value));
+  const args = [...(first.arguments?.filter((a) => !drop.includes(a.name.value)) ?? []), ...set];
   return { ...first, arguments: args, selectionSet: first.selectionSet && { ...first.selectionSet, selections } };
 }
 

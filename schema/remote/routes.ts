@@ -1,4 +1,4 @@
-import { getNamedType, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { getNamedType, Kind, type ArgumentNode, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import type { Feed, SessionPage } from '../../spoke/model/source';
 import type { UsageRow } from '../../spoke/usage/report';
 import type { Context } from '../builder';
@@ -122,16 +122,25 @@ function mergeUsage(field: Field): void {
 
 /** How long after a host ended its change stream, while staying up, the hub asks for it again. */
 const REJOIN_MS = 2_000;
+/**
+ * How far before a gap a host is asked to catch up from: changes it made before the hub saw the
+ * link drop, and a clock that differs from the hub's.
+ */
+const CATCH_UP_MARGIN_MS = 5 * 60_000;
 
 /**
  * A change stream over every host: the local one, and each remote's as it comes up, and again
  * if the host ends it while it stays up (an error there, or more events than the reader took).
+ * A host that joins late catches up (`since`) from when this subscriber may lack its changes, so
+ * an outage, a new link (the first one too) or a rejoin leaves no gap.
  */
 function mergeChanges(field: Field): void {
   const local = field.subscribe!;
   field.subscribe = async (parent, args, ctx, info) => {
     const mine = (await local(parent, args, ctx, info)) as AsyncIterableIterator<unknown>;
-    if (!ctx.remotes.linked()) return mine;
+    // not linked(): a host linked while the stream is open joins it too
+    if (!ctx.remotes.mayLink()) return mine;
+    const gaps = changeGaps(ctx, args.since instanceof Date ? args.since.getTime() : null);
     const subscribed = new Set<string>();
     const hostChanges = ctx.remotes.changes();
     let open = true;
@@ -145,9 +154,11 @@ function mergeChanges(field: Field): void {
       for (const remote of ctx.remotes.up()) {
         if (subscribed.has(remote.alias)) continue;
         subscribed.add(remote.alias);
-        const { document, variables, adopt } = delegation(info, remote);
+        const since = gaps.from(remote.alias);
+        const { document, variables, adopt } = delegation(info, remote, [], since === null ? [] : [sinceArgument(since)]);
         merged.add(mapIterator(remote.subscribe(document, variables), adopt), () => {
           subscribed.delete(remote.alias);
+          gaps.lost(remote.alias);
           setTimeout(join, REJOIN_MS).unref();
         });
       }
@@ -159,6 +170,31 @@ function mergeChanges(field: Field): void {
     return merged;
   };
 }
+
+/**
+ * Since when one subscriber may lack each host's changes: for a host up as it subscribes, from its
+ * own `since` (or none); for one down then, from when it was last seen, as its sessions are in the
+ * subscriber's lists; for one never seen or linked later, from the start; after a stream ends,
+ * from then.
+ */
+function changeGaps(ctx: Context, asked: number | null) {
+  const up = new Set(ctx.remotes.up().map((r) => r.alias));
+  const gaps = new Map<string, number | null>();
+  for (const host of ctx.hosts.list()) {
+    if (!host.link || up.has(host.name)) gaps.set(host.name, asked);
+    else gaps.set(host.name, Math.min(asked ?? Infinity, host.link.lastSeen === null ? 0 : host.link.lastSeen - CATCH_UP_MARGIN_MS));
+  }
+  return {
+    from: (alias: string): number | null => (gaps.has(alias) ? gaps.get(alias)! : 0),
+    lost: (alias: string) => gaps.set(alias, Date.now() - CATCH_UP_MARGIN_MS),
+  };
+}
+
+const sinceArgument = (since: number): ArgumentNode => ({
+  kind: Kind.ARGUMENT,
+  name: { kind: Kind.NAME, value: 'since' },
+  value: { kind: Kind.STRING, value: new Date(Math.max(0, since)).toISOString() },
+});
 
 /** A remote session's stream, resumed from its cursor across outages of the host. */
 function routeStream(field: Field): void {

@@ -191,5 +191,12 @@ builder.mutationField('undoClear', (t) =>
 );
 
 builder.subscriptionField('feedChanged', (t) =>
-  t.field({ type: FeedChangeRef, subscribe: (_, __, { source }) => source.feedChanged(), resolve: (change) => change }),
+  t.field({
+    type: FeedChangeRef,
+    args: {
+      since: t.arg({ type: 'DateTime', description: 'first the goals of each session changed at or after this time (to catch up after a gap), then the changes as they come' }),
+    },
+    subscribe: (_, { since }, { source }) => source.feedChanged(since?.getTime() ?? null),
+    resolve: (change) => change,
+  }),
 );

@@ -26,7 +26,10 @@ builder.subscriptionField('sessionsChanged', (t) =>
   t.field({
     type: SessionChangeRef,
     description: 'A session appeared, changed (new atoms, a new name…) or went away.',
-    subscribe: (_, __, { source }) => source.sessionsChanged(),
+    args: {
+      since: t.arg({ type: 'DateTime', description: 'first an UPDATED for each session changed at or after this time (to catch up after a gap), then the changes as they come' }),
+    },
+    subscribe: (_, { since }, { source }) => source.sessionsChanged(since?.getTime() ?? null),
     resolve: (change) => change,
   }),
 );

@@ -153,7 +153,8 @@ export interface Source {
   /** a session's goals, oldest first, with the live state applied */
   goals(host: string, key: string): Goal[];
   feed(hosts: string[] | null, since: number | null): Feed;
-  feedChanged(): AsyncIterableIterator<FeedChange>;
+  /** each change of a session's feed goals; with `since`, first the goals of every session changed since then */
+  feedChanged(since: number | null): AsyncIterableIterator<FeedChange>;
   /** takes goals out of the feed; the same idempotency key twice makes one batch */
   clearGoals(goals: { host: string; key: string; anchor: string }[], idempotencyKey: string): Promise<{ batchId: string; cleared: number }>;
   /** puts a cleared batch back; null when there is no such batch */
@@ -163,7 +164,8 @@ export interface Source {
   timeline(query: TimelineQuery): Promise<TimelineLane[]>;
   /** content for atoms this source returned, in the same order */
   content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]>;
-  sessionsChanged(): AsyncIterableIterator<SessionChange>;
+  /** each change of a session; with `since`, first an UPDATED for every session changed since then */
+  sessionsChanged(since: number | null): AsyncIterableIterator<SessionChange>;
   /** a number that moves whenever any session appears, changes or goes away: now, then at each move */
   sessionsVersion(): AsyncIterableIterator<number>;
   sessionStream(request: StreamRequest): AsyncIterableIterator<StreamFrame>;

@@ -94,6 +94,27 @@ describe('linking a host over SSH', () => {
     expect(hosts).toEqual([{ name: 'laptop', local: true, trust: null }, { name: 'gpu', local: false, trust: 'DIRECTED' }]);
   });
 
+  it('announces every session of a host linked while a change stream is open, the first link too', async () => {
+    const root = projects('hub');
+    hub = await startTestKernel(root, { hostName: 'laptop', federation: { home: sshd.home, ...FAST_LINKS } });
+    const changed: string[] = [];
+    const iterator = hub.ws().iterate({ query: `subscription { sessionsChanged { sessionId } }` });
+    const consume = (async () => {
+      for await (const r of iterator) changed.push((r.data as any).sessionsChanged.sessionId);
+    })();
+    // no acknowledgement exists for a subscription: a change here shows the stream is open
+    let n = 0;
+    await until(() => {
+      writeFileSync(join(root, '-home-dev-demo', `here${++n}.jsonl`), line(prompt(`here${n}`, null, 'a change on the hub')));
+      return changed.some((id) => id.startsWith('laptop:here'));
+    }, 'the change stream open');
+    expect((await link()).data.linkHost.status.state).toBe('UP');
+    await until(() => changed.includes('gpu:gpu1'), "the new host's session announced");
+    await iterator.return?.();
+    await consume;
+    rmSync(root, { recursive: true, force: true });
+  });
+
   it('links, lists and unlinks from the command line, through the running hub kernel', async () => {
     await startHub();
     const { execFile } = await import('node:child_process');
@@ -490,6 +511,34 @@ describe('remote sessions through the hub', () => {
     expect(frames.flatMap((f) => f.atoms.map((a: any) => a.id)).slice(-4)).toEqual(['gpu:gpu1:gpu-a1', 'gpu:gpu1:gpu-p2', 'gpu:gpu1:gpu-p3', 'gpu:gpu1:gpu-p4']);
     await iterator.return?.();
     await consume;
+  }, 40_000);
+
+  it('announces what a host changed while it was down, once it is back, on change streams open across the outage', async () => {
+    const sessions: string[] = [];
+    const feed: string[] = [];
+    const follow = (query: string, into: string[]) => {
+      const iterator = hub.ws().iterate({ query });
+      const consume = (async () => {
+        for await (const r of iterator) into.push((Object.values(r.data as object)[0] as { sessionId: string }).sessionId);
+      })();
+      return () => iterator.return?.().then(() => consume);
+    };
+    const ends = [follow(`subscription { sessionsChanged { sessionId } }`, sessions), follow(`subscription { feedChanged { sessionId } }`, feed)];
+    const dir = join(remoteRoot, '-home-dev-demo');
+    let n = 0;
+    await until(() => {
+      writeFileSync(join(dir, `before${++n}.jsonl`), line(prompt(`before${n}`, null, 'a change before the outage')));
+      return sessions.some((id) => id.startsWith('gpu:before')) && feed.some((id) => id.startsWith('gpu:before'));
+    }, 'both streams open on the remote');
+    await sshd.stop();
+    const state = async () => (await hub.gql(`{ hosts { name status { state } } }`)).data.hosts.find((h: any) => h.name === 'gpu').status.state;
+    await until(async () => (await state()) === 'DOWN', 'gpu DOWN');
+    writeFileSync(join(dir, 'during.jsonl'), line(prompt('during-p1', null, 'a session begun while the hub could not see it')));
+    await until(async () => (await remote.gql(`{ session(id: "gpubox:during") { id } }`)).data.session, 'the remote indexing it');
+    await sshd.start();
+    // it never changes again: only a catch-up can announce it
+    await until(() => sessions.includes('gpu:during') && feed.includes('gpu:during'), 'the session begun during the outage announced', 20_000);
+    await Promise.all(ends.map((end) => end()));
   }, 40_000);
 
   it('keeps a down host\'s sessions and lanes as last seen, its host marked DOWN since, until it returns', async () => {

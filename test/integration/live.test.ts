@@ -217,6 +217,38 @@ describe('following a growing transcript', () => {
     await consume;
   });
 
+  it('catches a subscriber up with `since`: each session changed since then, as it is now, and none before, then what changes next', async () => {
+    const seen = (key: string) => until(async () => (await kernel.gql(`{ session(id: "test:${key}") { id } }`)).data.session, `the kernel seeing ${key}`);
+    const old = join(root, '-home-dev-demo', 'old.jsonl');
+    writeFileSync(old, line(prompt('o1', null, 'changed before')));
+    await seen('old');
+    await sleep(50);
+    const since = new Date().toISOString();
+    await sleep(50);
+    writeFileSync(join(root, '-home-dev-demo', 'fresh.jsonl'), line(prompt('f1', null, 'changed after')));
+    await seen('fresh');
+    const follow = (query: string, variables: Record<string, unknown>) => {
+      const events: any[] = [];
+      const iterator = kernel.ws().iterate({ query, variables });
+      const consume = (async () => {
+        for await (const r of iterator) events.push(Object.values(r.data!)[0]);
+      })();
+      return { events, end: () => iterator.return?.().then(() => consume) };
+    };
+    const sessions = follow(`subscription($since: DateTime) { sessionsChanged(since: $since) { kind sessionId session { name } } }`, { since });
+    const feed = follow(`subscription($since: DateTime) { feedChanged(since: $since) { sessionId goals { title } } }`, { since });
+    const everything = follow(`subscription { sessionsChanged(since: "2020-01-01T00:00:00Z") { sessionId } }`, {});
+    await until(() => sessions.events.length > 0 && feed.events.length > 0 && everything.events.length >= 3, 'the catch-up');
+    await sleep(300);
+    expect(sessions.events).toEqual([{ kind: 'UPDATED', sessionId: 'test:fresh', session: { name: 'changed after' } }]);
+    expect(feed.events).toEqual([{ sessionId: 'test:fresh', goals: [expect.objectContaining({ title: expect.stringContaining('changed after') })] }]);
+    // a time before the kernel started: it cannot tell what changed then, so every session
+    expect(everything.events.map((e) => e.sessionId).toSorted()).toEqual(['test:fresh', 'test:live', 'test:old']);
+    appendFileSync(old, line(prompt('o2', 'o1', 'and now changed again')));
+    await until(() => sessions.events.some((e) => e.sessionId === 'test:old'), 'the next change, live');
+    await Promise.all([sessions.end(), feed.end(), everything.end()]);
+  });
+
   it('gives the sessions\' version at once, and a higher one after each change', async () => {
     const versions: number[] = [];
     const iterator = kernel.ws().iterate({ query: `subscription { sessionsVersion }` });
