@@ -161,7 +161,7 @@ describe('the sessions of a host that goes down', () => {
     expect(errors).toEqual([]);
   });
 
-  it('marks the remote tab and lane stale once the host is DOWN, keeps them on a reload, and clears the mark when it is back', async () => {
+  it('marks the remote tab and lane stale once the host is DOWN, keeps them on a reload, and clears the mark and adds what began there meanwhile when it is back', async () => {
     const { page, errors } = await browser.open(hub, '/timeline');
     const tab = page.locator('.tab[data-session="gpu:gpu1"]');
     const lane = page.locator('.tl-lane[data-lane="gpu:gpu1"]');
@@ -180,9 +180,14 @@ describe('the sessions of a host that goes down', () => {
     // a page opened while the host is down still lists its sessions, marked
     await page.reload();
     await tab.locator('.stale-badge').waitFor();
+    // a session begun there meanwhile, which the hub cannot see yet
+    writeFileSync(join(remoteRoot, '-home-dev-demo', 'gpu2.jsonl'), line(prompt('gpu2-p1', null, 'begun while the hub could not see it')));
+    await until(async () => (await remote.gql(`{ session(id: "gpubox:gpu2") { id } }`)).data.session, 'the remote indexing it');
 
     await sshd.start();
     await tab.locator('.stale-badge').waitFor({ state: 'detached', timeout: 15_000 });
+    // it shows up without a reload, though it never changes again
+    await page.locator('.tab[data-session="gpu:gpu2"]').waitFor();
     expect(errors).toEqual([]);
   }, 40_000);
 });
