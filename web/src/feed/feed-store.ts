@@ -1,5 +1,6 @@
 import { connection } from '../lib/connection';
 import { mutate, query, subscribe } from '../lib/gql';
+import { oncePerBurst } from '../lib/once-per-burst';
 import { createStore } from '../lib/store';
 import { CARD_FIELDS, sessionIdOf, type FeedGoal, type GoalStatus } from './types';
 
@@ -55,11 +56,13 @@ function place(sessionId: string, goals: FeedGoal[]): void {
   else bySession.delete(sessionId);
 }
 
+const publishEvents = oncePerBurst(() => publish());
+
 function onEvent(sessionId: string, goals: FeedGoal[]): void {
   connection.fresh();
   eventsDuringLoad?.set(sessionId, goals);
   place(sessionId, goals);
-  publish();
+  publishEvents();
 }
 
 async function load(): Promise<void> {

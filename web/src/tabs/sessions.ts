@@ -1,5 +1,6 @@
 import { connection } from '../lib/connection';
 import { query, subscribe } from '../lib/gql';
+import { oncePerBurst } from '../lib/once-per-burst';
 import { createStore } from '../lib/store';
 
 // Every top-level session, kept current: loaded in pages once, then patched by sessionsChanged.
@@ -34,6 +35,18 @@ interface Snapshot {
 
 const store = createStore<Snapshot>({ loaded: false, error: null, list: [], byId: new Map() });
 let started = false;
+/** changes not yet published, by session id (null: removed) */
+const changes = new Map<string, SessionTab | null>();
+const publishChanges = oncePerBurst(() => {
+  const byId = new Map(store.get().byId);
+  for (const [id, session] of changes) {
+    if (!session) byId.delete(id);
+    // a page read since may already hold something newer
+    else if ((byId.get(id)?.updatedAt ?? '') <= session.updatedAt) byId.set(id, session);
+  }
+  changes.clear();
+  publish(byId);
+});
 
 function publish(byId: Map<string, SessionTab>, patch: Partial<Snapshot> = {}): void {
   const list = [...byId.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
@@ -61,10 +74,8 @@ function start(): void {
   // changes first, so nothing that happens while the pages load is missed
   subscribe<{ sessionsChanged: { kind: string; sessionId: string; session: SessionTab | null } }>(CHANGES, {}, ({ sessionsChanged: c }) => {
     connection.fresh();
-    const byId = new Map(store.get().byId);
-    if (c.kind === 'REMOVED' || !c.session) byId.delete(c.sessionId);
-    else byId.set(c.session.id, c.session);
-    publish(byId);
+    changes.set(c.sessionId, c.kind === 'REMOVED' ? null : c.session);
+    publishChanges();
   });
   loadAll().catch((err: Error) => publish(store.get().byId, { loaded: true, error: err.message }));
   // after a reconnect the list may have missed changes: read it again
