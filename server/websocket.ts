@@ -7,7 +7,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AccessPolicy } from './security/access';
 import type { FailureThrottle } from './security/throttle';
-import { checkedDocument, type Enveloped, type LoomYoga } from './yoga';
+import { checkedDocument, viaHub, type Enveloped, type LoomYoga } from './yoga';
 
 // GraphQL subscriptions (and queries) over graphql-ws on /graphql, executed through yoga's
 // envelop so the WebSocket gets the same schema, context, limits and error masking as HTTP.
@@ -18,6 +18,8 @@ import { checkedDocument, type Enveloped, type LoomYoga } from './yoga';
 
 const MAX_PAYLOAD = 1024 * 1024;
 const MAX_SUBSCRIPTIONS = 100;
+/** a hub carries the streams of all its clients to this kernel over one socket */
+const MAX_SUBSCRIPTIONS_FOR_A_HUB = 2000;
 const MAX_BUFFERED = 16 * 1024 * 1024;
 const INIT_TIMEOUT_MS = 3000;
 const WATCHDOG_MS = 1000;
@@ -75,8 +77,9 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
         if (getOperationAST(document, payload.operationName)?.operation === 'subscription') {
           const ids = open.get(ctx.extra.socket) ?? new Set<string>();
           open.set(ctx.extra.socket, ids);
-          if (ids.size >= MAX_SUBSCRIPTIONS) {
-            return [new GraphQLError(`at most ${MAX_SUBSCRIPTIONS} subscriptions per connection`, { extensions: { code: 'BAD_USER_INPUT' } })];
+          const limit = viaHub({ connectionParams: ctx.connectionParams }) ? MAX_SUBSCRIPTIONS_FOR_A_HUB : MAX_SUBSCRIPTIONS;
+          if (ids.size >= limit) {
+            return [new GraphQLError(`at most ${limit} subscriptions per connection`, { extensions: { code: 'BAD_USER_INPUT' } })];
           }
           ids.add(id);
         }
@@ -114,7 +117,8 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
   // client more than 16 MB behind at two looks in a row is dropped if it read nothing between
   // them (a hub taking a large answer over a slow link is reading; a client that stopped is not).
   // What one socket can pile up is bounded anyway: a stream queues its next frame only once the
-  // last one left, and a socket holds at most MAX_SUBSCRIPTIONS.
+  // last one left, and a socket holds at most MAX_SUBSCRIPTIONS (a hub's, for all its clients,
+  // MAX_SUBSCRIPTIONS_FOR_A_HUB).
   const looks = new WeakMap<WebSocket, { buffered: number; taken: string }>();
   const watchdog = setInterval(() => {
     for (const socket of wss.clients) {

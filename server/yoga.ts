@@ -12,7 +12,8 @@ import { limitsPlugin, type QueryLimits } from './security/limits';
 
 const NO_REMOTES: RemoteDirectory = { linked: () => false, mayLink: () => false, get: () => undefined, up: () => [], aliases: () => [], changes: () => new Pulse() };
 
-function viaHub(init: { request?: Request; connectionParams?: Record<string, unknown> }): boolean {
+/** A request a hub sends on behalf of its clients (see VIA_HUB_HEADER). */
+export function viaHub(init: { request?: Request; connectionParams?: Record<string, unknown> }): boolean {
   return init.request?.headers.get(VIA_HUB_HEADER) === '1' || init.connectionParams?.viaHub === true;
 }
 

@@ -541,6 +541,22 @@ describe('remote sessions through the hub', () => {
     await Promise.all(ends.map((end) => end()));
   }, 40_000);
 
+  it('carries more streams to one host than a client socket may hold, for its clients together', async () => {
+    // the hub opens each client's streams to a host over its one socket there: two clients of 60
+    const clients = [hub.ws(), hub.ws()];
+    const snapshots: unknown[] = [];
+    const errors: unknown[] = [];
+    const streams = clients.flatMap((client) =>
+      Array.from({ length: 60 }, () =>
+        client.subscribe({ query: `subscription { sessionStream(sessionId: "gpu:gpu1") { kind } }` }, { next: (r) => (r.errors ? errors.push(r.errors) : snapshots.push(r.data)), error: (e) => errors.push(e), complete: () => {} }),
+      ),
+    );
+    await until(() => snapshots.length + errors.length >= 120, 'a first frame or an error on every stream');
+    expect(errors).toEqual([]);
+    for (const end of streams) end();
+    for (const client of clients) await client.dispose();
+  });
+
   it('keeps a down host\'s sessions and lanes as last seen, its host marked DOWN since, until it returns', async () => {
     const SESSIONS = `{ sessions(first: 50) { nodes { id host { name status { state since } } } } }`;
     const LANES = `{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id host { status { state } } } } }`;
