@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt } from '../helpers/records';
-import { sleep } from '../helpers/wait';
+import { sleep, until } from '../helpers/wait';
 
 const HOOK = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom-hook.sh');
 
@@ -104,6 +104,25 @@ describe('the dashboard live', () => {
     hook('Notification', { message: 'Claude needs your permission to use Bash', notification_type: 'permission_prompt' });
     await page.waitForSelector('.tab[data-session="test:w1"] .chip[data-live="PERMISSION"]');
     expect(await chip.textContent()).toBe('needs you');
+    expect(errors).toEqual([]);
+  });
+
+  it('adds a new session as a tab live, and not the session of a subagent it starts', async () => {
+    kernel ??= await startTestKernel(root, { stateDir });
+    const { page, errors } = await browser.open(kernel, '/');
+    await page.waitForSelector('.net-button');
+    await sleep(500); // its subscriptions set up: what follows arrives live
+    mkdirSync(join(root, '-home-dev-demo', 'w3', 'subagents'), { recursive: true });
+    writeFileSync(join(root, '-home-dev-demo', 'w3.jsonl'), line(prompt('m1', null, 'a session that starts a subagent')));
+    writeFileSync(join(root, '-home-dev-demo', 'w3', 'subagents', 'agent-s1.jsonl'), line(prompt('s1', null, 'the subagent task', { isSidechain: true, sessionId: 'w3', agentId: 's1' })));
+    await page.waitForSelector('.tab[data-session="test:w3"]');
+    // sessionsChanged announced the subagent's session too, after its parent
+    const subagent = await until(async () => (await kernel!.gql(`{ session(id: "test:agent-s1") { parent { id } } }`)).data.session, 'the subagent indexed');
+    expect(subagent.parent.id).toBe('test:w3');
+    await sleep(500);
+    const ids = await page.$$eval('.tab', (tabs) => tabs.map((t) => t.getAttribute('data-session')));
+    expect(ids).toContain('test:w3');
+    expect(ids).not.toContain('test:agent-s1');
     expect(errors).toEqual([]);
   });
 

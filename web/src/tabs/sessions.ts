@@ -18,9 +18,11 @@ export interface SessionTab {
   startedAt: string;
   turnCount: number;
   live: { state: LiveKind; since: string | null; detail: string | null };
+  /** a subagent's session: not a tab (sessionsChanged reports them too) */
+  parent: { id: string } | null;
 }
 
-const FIELDS = 'id name dir updatedAt startedAt turnCount host { name local status { state since } } live { state since detail }';
+const FIELDS = 'id name dir updatedAt startedAt turnCount host { name local status { state since } } live { state since detail } parent { id }';
 const PAGE = `query($after: String) { sessions(first: 500, after: $after) {
   nodes { ${FIELDS} } pageInfo { hasNextPage endCursor } } }`;
 const CHANGES = `subscription { sessionsChanged { kind sessionId session { ${FIELDS} } } }`;
@@ -35,7 +37,7 @@ interface Snapshot {
 
 const store = createStore<Snapshot>({ loaded: false, error: null, list: [], byId: new Map() });
 let started = false;
-/** changes not yet published, by session id (null: removed) */
+/** changes not yet published, by session id (null: no tab, removed or a subagent's) */
 const changes = new Map<string, SessionTab | null>();
 const publishChanges = oncePerBurst(() => {
   const byId = new Map(store.get().byId);
@@ -74,7 +76,7 @@ function start(): void {
   // changes first, so nothing that happens while the pages load is missed
   subscribe<{ sessionsChanged: { kind: string; sessionId: string; session: SessionTab | null } }>(CHANGES, {}, ({ sessionsChanged: c }) => {
     connection.fresh();
-    changes.set(c.sessionId, c.kind === 'REMOVED' ? null : c.session);
+    changes.set(c.sessionId, c.kind === 'REMOVED' || c.session?.parent ? null : c.session);
     publishChanges();
   });
   loadAll().catch((err: Error) => publish(store.get().byId, { loaded: true, error: err.message }));
