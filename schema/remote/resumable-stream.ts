@@ -52,30 +52,35 @@ async function* resume(info: GraphQLResolveInfo, args: Record<string, unknown>, 
     ${key}: sessionStream(sessionId: $sessionId, cursor: $cursor, epoch: $epoch, generation: $generation) ${print(selection)} }
     ${fragments.map((f) => print(withTypenames(f))).join('\n')}`;
   const fragmentMap = Object.fromEntries(fragments.map((f) => [f.name.value, f]));
-  while (!run.closed) {
-    const remote = remotes.up().find((r) => r.alias === alias);
-    if (remote) {
-      run.current = remote.subscribe(document, { sessionId: remote.toRemote(String(args.sessionId)), ...fence });
-      try {
-        for (let step = await run.current.next(); !step.done && !run.closed; step = await run.current.next()) {
-          const frame = hostAnswer(info.schema, step.value[key], info.returnType, selection, fragmentMap, remote) as Record<string, unknown>;
-          fence = { cursor: frame._loomCursor as number, epoch: frame._loomEpoch as number, generation: frame._loomGeneration as number };
-          yield new RemoteValue({ [key]: frame }, alias);
-          if (frame._loomKind === 'STOPPED') return;
+  // however the stream ends (stopped, an error, or returned), it stops following the hosts
+  try {
+    while (!run.closed) {
+      const remote = remotes.up().find((r) => r.alias === alias);
+      if (remote) {
+        run.current = remote.subscribe(document, { sessionId: remote.toRemote(String(args.sessionId)), ...fence });
+        try {
+          for (let step = await run.current.next(); !step.done && !run.closed; step = await run.current.next()) {
+            const frame = hostAnswer(info.schema, step.value[key], info.returnType, selection, fragmentMap, remote) as Record<string, unknown>;
+            fence = { cursor: frame._loomCursor as number, epoch: frame._loomEpoch as number, generation: frame._loomGeneration as number };
+            yield new RemoteValue({ [key]: frame }, alias);
+            if (frame._loomKind === 'STOPPED') return;
+          }
+        } catch (err) {
+          // an answer from the remote kernel ends the stream, and so does a frame that does not fit
+          // (the host would send it again on every resume); a lost connection only pauses it
+          if (err instanceof RemoteAnswerError) throw err;
+          if (err instanceof MisshapenAnswerError) throw misfitFrame(alias, fence);
+        } finally {
+          void run.current.return?.();
+          run.current = null;
         }
-      } catch (err) {
-        // an answer from the remote kernel ends the stream, and so does a frame that does not fit
-        // (the host would send it again on every resume); a lost connection only pauses it
-        if (err instanceof RemoteAnswerError) throw err;
-        if (err instanceof MisshapenAnswerError) throw misfitFrame(alias, fence);
-      } finally {
-        void run.current.return?.();
-        run.current = null;
       }
+      if (run.closed) return;
+      // the host is down or the link dropped: try again when a host changes, or shortly
+      await Promise.race([run.changes.next(), new Promise((resolve) => setTimeout(resolve, RETRY_MS))]);
     }
-    if (run.closed) return;
-    // the host is down or the link dropped: try again when a host changes, or shortly
-    await Promise.race([run.changes.next(), new Promise((resolve) => setTimeout(resolve, RETRY_MS))]);
+  } finally {
+    void run.changes.return?.();
   }
 }
 

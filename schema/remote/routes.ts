@@ -2,7 +2,7 @@ import { getNamedType, Kind, type ArgumentNode, type GraphQLField, type GraphQLO
 import type { Feed, SessionPage } from '../../spoke/model/source';
 import type { UsageRow } from '../../spoke/usage/report';
 import type { Context } from '../builder';
-import { delegateQuery, delegation, selectionText } from './delegate';
+import { delegateQuery, delegation, selectionText, type RemoteExecutor } from './delegate';
 import { fieldsFor } from './id-rewrite';
 import { askEveryHost } from './last-seen';
 import { mergedSessions } from './merge-sessions';
@@ -154,7 +154,7 @@ function mergeChanges(field: Field): void {
       for (const remote of ctx.remotes.up()) {
         if (subscribed.has(remote.alias)) continue;
         subscribed.add(remote.alias);
-        const since = gaps.from(remote.alias);
+        const since = gaps.join(remote);
         const { document, variables, adopt } = delegation(info, remote, [], since === null ? [] : [sinceArgument(since)]);
         merged.add(mapIterator(remote.subscribe(document, variables), adopt), () => {
           subscribed.delete(remote.alias);
@@ -171,22 +171,42 @@ function mergeChanges(field: Field): void {
   };
 }
 
+/** A catch-up whose stream ended sooner than this after it was asked for may not have arrived whole. */
+const CATCH_UP_SETTLED_MS = 30_000;
+/** How often in a row such a catch-up is asked for again whole: a reader too slow for it would loop. */
+const CATCH_UP_RETRIES = 2;
+
+interface HostGap {
+  /** where its next stream catches up from (null: nowhere, the subscriber lacks nothing) */
+  from: number | null;
+  /** when its last stream was asked for, and of which machine */
+  joined: number;
+  machine: string;
+  retries: number;
+}
+
 /**
- * Since when one subscriber may lack each host's changes: for a host up as it subscribes, from its
- * own `since` (or none); for one down then, from when it was last seen, as its sessions are in the
- * subscriber's lists; for one never seen or linked later, from the start; after a stream ends,
- * from then.
+ * Since when one subscriber may lack each host's changes. A host up as it subscribes: from its
+ * own `since`, if any. Any other (down then, never seen, linked later, or an alias now naming
+ * another machine): from the start, since the subscriber's lists may hold any older part of it,
+ * or none. A host whose stream ended: from a little before then, or, when it ended before its
+ * catch-up can have arrived whole, from where that catch-up started.
  */
 function changeGaps(ctx: Context, asked: number | null) {
-  const up = new Set(ctx.remotes.up().map((r) => r.alias));
-  const gaps = new Map<string, number | null>();
-  for (const host of ctx.hosts.list()) {
-    if (!host.link || up.has(host.name)) gaps.set(host.name, asked);
-    else gaps.set(host.name, Math.min(asked ?? Infinity, host.link.lastSeen === null ? 0 : host.link.lastSeen - CATCH_UP_MARGIN_MS));
-  }
+  const gaps = new Map<string, HostGap>(ctx.remotes.up().map((r) => [r.alias, { from: asked, joined: 0, machine: r.remoteName, retries: 0 }]));
   return {
-    from: (alias: string): number | null => (gaps.has(alias) ? gaps.get(alias)! : 0),
-    lost: (alias: string) => gaps.set(alias, Date.now() - CATCH_UP_MARGIN_MS),
+    join(remote: RemoteExecutor): number | null {
+      const gap = gaps.get(remote.alias);
+      const from = gap && gap.machine === remote.remoteName ? gap.from : 0;
+      gaps.set(remote.alias, { from, joined: Date.now(), machine: remote.remoteName, retries: gap?.retries ?? 0 });
+      return from;
+    },
+    lost(alias: string): void {
+      const gap = gaps.get(alias)!;
+      const recent = Date.now() - CATCH_UP_MARGIN_MS;
+      const early = Date.now() - gap.joined < CATCH_UP_SETTLED_MS && gap.retries < CATCH_UP_RETRIES;
+      gaps.set(alias, { ...gap, from: early ? Math.min(gap.from ?? recent, recent) : recent, retries: early ? gap.retries + 1 : 0 });
+    },
   };
 }
 
