@@ -149,13 +149,9 @@ export class LocalSource implements Source {
 
   feedChanged(since: number | null): AsyncIterableIterator<FeedChange> {
     const pending = new Set<string>();
-    const listener = (changes: Map<string, ChangeKind>) => {
+    const pulse = this.follow((changes) => {
       for (const key of changes.keys()) pending.add(key);
-      pulse.notify();
-    };
-    const pulse = new Pulse(() => this.listeners.delete(listener));
-    this.listeners.add(listener);
-    if (since !== null) listener(new Map(this.changedSince(since).map((key) => [key, 'UPDATED'])));
+    }, since);
     const goalsOf = (key: string): FeedChange | null => {
       const session = this.catalog.get(key);
       if (!session || !this.isListed(session)) return null;
@@ -270,13 +266,9 @@ export class LocalSource implements Source {
 
   sessionsChanged(since: number | null): AsyncIterableIterator<SessionChange> {
     const pending = new Map<string, ChangeKind>();
-    const listener = (changes: Map<string, ChangeKind>) => {
+    const pulse = this.follow((changes) => {
       for (const [key, kind] of changes) pending.set(key, pending.get(key) === 'ADDED' && kind === 'UPDATED' ? 'ADDED' : kind);
-      pulse.notify();
-    };
-    const pulse = new Pulse(() => this.listeners.delete(listener));
-    this.listeners.add(listener);
-    if (since !== null) listener(new Map(this.changedSince(since).map((key) => [key, 'UPDATED'])));
+    }, since);
     const { catalog, host } = this;
     const summaryOf = (s: TranscriptSession) => this.summaryOf(s);
     async function* changes(): AsyncGenerator<SessionChange> {
@@ -297,9 +289,7 @@ export class LocalSource implements Source {
   }
 
   sessionsVersion(): AsyncIterableIterator<number> {
-    const listener = () => pulse.notify();
-    const pulse = new Pulse(() => this.listeners.delete(listener));
-    this.listeners.add(listener);
+    const pulse = this.follow(() => {});
     pulse.notify(); // the version now comes first
     // not a generator: ending it must not wait for the next change
     const versions: AsyncIterableIterator<number> = {
@@ -404,6 +394,21 @@ export class LocalSource implements Source {
       if (live.since !== null && (newest.since === null || live.since >= newest.since)) newest = live;
     }
     return newest;
+  }
+
+  /**
+   * A pulse that wakes after `take` has had each batch of changes; with `since`, first after it
+   * had the sessions changed since then, as UPDATED (for a subscriber catching up after a gap).
+   */
+  private follow(take: (changes: Map<string, ChangeKind>) => void, since: number | null = null): Pulse {
+    const listener = (changes: Map<string, ChangeKind>) => {
+      take(changes);
+      pulse.notify();
+    };
+    const pulse = new Pulse(() => this.listeners.delete(listener));
+    this.listeners.add(listener);
+    if (since !== null) listener(new Map(this.changedSince(since).map((key) => [key, 'UPDATED'])));
+    return pulse;
   }
 
   /**
