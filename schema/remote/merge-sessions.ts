@@ -37,10 +37,11 @@ type WireEdge = { cursor: string; node: Record<string, unknown> };
 type WirePage = { totalCount: number; pageInfo: { hasNextPage: boolean }; edges: WireEdge[] };
 
 /**
- * The sessions of each page a host sent that fit what was asked, sorted out once per page (a
- * kept page is read again and again): one that does not is left out, not the whole list.
+ * The sessions of each page a host sent that fit what was asked, with the time they sort by,
+ * sorted out once per page (a kept page is read again and again): one that does not fit is left
+ * out, not the whole list.
  */
-const fitting = new WeakMap<WirePage, WireEdge[]>();
+const fitting = new WeakMap<WirePage, (WireEdge & { updatedAt: number })[]>();
 
 export async function mergedSessions(
   info: GraphQLResolveInfo,
@@ -116,9 +117,10 @@ async function remotePage(
   if (!edges) {
     const node = new GraphQLNonNull(sessionType);
     // the merge orders by updatedAt: a DateTime given as a number fits the scalar, not the sort
-    edges = page.edges.filter(
-      (e) => typeof e?.cursor === 'string' && fitsSchema(info.schema, e.node, node, nodeSelection, info.fragments) && !Number.isNaN(Date.parse(e.node._loomUpdatedAt as string)),
-    );
+    edges = page.edges
+      .filter((e) => typeof e?.cursor === 'string' && fitsSchema(info.schema, e.node, node, nodeSelection, info.fragments))
+      .map((e) => ({ ...e, updatedAt: Date.parse(e.node._loomUpdatedAt as string) }))
+      .filter((e) => !Number.isNaN(e.updatedAt));
     fitting.set(page, edges);
   }
   // the page may be the hub's kept copy: it is read here, and only the nodes taken are copied
@@ -130,7 +132,7 @@ async function remotePage(
   return {
     totalCount: page.totalCount,
     hasNextPage: page.pageInfo.hasNextPage,
-    items: edges.map((e) => ({ node: () => served(e.node), updatedAt: Date.parse(e.node._loomUpdatedAt as string), host: remote.alias, cursor: e.cursor })),
+    items: edges.map((e) => ({ node: () => served(e.node), updatedAt: e.updatedAt, host: remote.alias, cursor: e.cursor })),
   };
 }
 
