@@ -7,6 +7,7 @@ import './types/scalars';
 import './types/host';
 import './types/content';
 import './types/atom';
+import './types/rewound-branch';
 import './types/turn';
 import './types/session';
 import './types/session-list';

@@ -8,6 +8,8 @@ export interface AtomNode {
   host: string;
   key: string;
   atom: AtomMeta | Atom;
+  /** set when the atom is read from a rewound branch rather than the path */
+  rewound?: boolean;
 }
 
 export const AtomTypeEnum = builder.enumType('AtomType', {
@@ -27,11 +29,15 @@ const AuthorRef = builder.objectRef<Author>('Author').implement({
 });
 
 export const AtomRef = builder.objectRef<AtomNode>('Atom').implement({
-  description: 'One transcript line on the active path, in the shape of a streaming message.',
+  description:
+    'One transcript line on the active path, in the shape of a streaming message. Loom adds two kinds of its own: ' +
+    'IDLE spans from the hooks, and a SYSTEM atom of subtype new_chain where a new chain starts inside the same file ' +
+    '(/clear, plan mode\'s "clear context and implement"): the lines before it stay the session\'s history.',
   fields: (t) => ({
     id: t.id({ resolve: (n) => childId(n.host, n.key, n.atom.uuid) }),
     uuid: t.string({ resolve: (n) => n.atom.uuid }),
-    sequence: t.int({ description: 'position on the active path, 1…N', resolve: (n) => n.atom.sequence }),
+    sequence: t.int({ description: 'position on the active path, 1…N; 0 for an atom of a rewound branch', resolve: (n) => n.atom.sequence }),
+    rewound: t.boolean({ description: 'true when read from a rewound branch (Turn.rewoundBranches): no longer on the active path', resolve: (n) => n.rewound === true }),
     type: t.field({ type: AtomTypeEnum, resolve: (n) => n.atom.type }),
     subtype: t.string({ nullable: true, resolve: (n) => n.atom.subtype }),
     t: t.field({ type: 'DateTime', resolve: (n) => n.atom.t }),

@@ -19,20 +19,21 @@ const ToolUseBlock = builder.objectRef<Block<'tool_use'>>('ToolUseBlock').implem
   }),
 });
 
+const ImageBlock = builder.objectRef<Block<'image'>>('ImageBlock').implement({
+  fields: (t) => ({
+    mediaType: t.exposeString('mediaType', { nullable: true }),
+    data: t.exposeString('data', { nullable: true, description: 'base64' }),
+  }),
+});
+
 const ToolResultBlock = builder.objectRef<Block<'tool_result'>>('ToolResultBlock').implement({
   fields: (t) => ({
     toolUseId: t.exposeString('toolUseId', { description: 'the toolUseId of the ToolUseBlock this answers' }),
     toolName: t.exposeString('toolName', { nullable: true, description: 'name of the paired tool call, when it is on the path' }),
     isError: t.exposeBoolean('isError'),
     text: t.string({ description: 'the text parts of the result, joined', resolve: (b) => resultText(b.content) }),
+    images: t.field({ type: [ImageBlock], description: 'the image parts of the result (a screenshot a tool returned)', resolve: (b) => b.images }),
     content: t.field({ type: 'JSON', nullable: true, resolve: (b) => b.content }),
-  }),
-});
-
-const ImageBlock = builder.objectRef<Block<'image'>>('ImageBlock').implement({
-  fields: (t) => ({
-    mediaType: t.exposeString('mediaType', { nullable: true }),
-    data: t.exposeString('data', { nullable: true, description: 'base64' }),
   }),
 });
 
@@ -66,3 +67,4 @@ function resultText(content: unknown): string {
     .filter(Boolean)
     .join('\n');
 }
+

@@ -2,6 +2,7 @@ import type { Segment, Turn } from '../../spoke/model/types';
 import { builder } from '../builder';
 import { childId } from '../ids';
 import { AtomRef, atomNode } from './atom';
+import { RewoundBranchRef } from './rewound-branch';
 
 export interface TurnNode {
   host: string;
@@ -43,6 +44,11 @@ export const TurnRef = builder.objectRef<TurnNode>('Turn').implement({
     interrupted: t.boolean({ resolve: (n) => n.turn.interrupted }),
     atomCount: t.int({ resolve: (n) => n.turn.atoms.length }),
     atoms: t.field({ type: [AtomRef], resolve: (n) => n.turn.atoms.map(atomNode(n.host, n.key)) }),
+    rewoundBranches: t.field({
+      type: [RewoundBranchRef],
+      description: 'what rewinds inside this turn took off the path (the user went back and typed a new prompt), oldest first',
+      resolve: (n) => n.turn.rewoundBranches.map((branch) => ({ host: n.host, key: n.key, branch })),
+    }),
     segments: t.field({ type: [SegmentRef], resolve: (n) => n.turn.segments.map((segment) => ({ host: n.host, key: n.key, segment })) }),
   }),
 });

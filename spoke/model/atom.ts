@@ -16,6 +16,7 @@ export function bareAtom(uuid: string, type: AtomType, t: number, place: Pick<At
     toolNames: null,
     promptLine: null,
     interrupt: false,
+    terminalNote: false,
     usage: null,
     goalTools: null,
     fsid: place.fsid,

@@ -17,9 +17,16 @@ export type ContentBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; toolUseId: string; toolName: string | null; content: unknown; isError: boolean }
-  | { type: 'image'; mediaType: string | null; data: string | null }
+  | { type: 'tool_result'; toolUseId: string; toolName: string | null; content: unknown; isError: boolean; images: ImageBlock[] }
+  | ImageBlock
   | { type: 'opaque'; blockType: string; raw: unknown };
+
+/** A picture: in a prompt, or in a tool's result (a screenshot). */
+export interface ImageBlock {
+  type: 'image';
+  mediaType: string | null;
+  data: string | null;
+}
 
 /** An atom as the index keeps it: no content, only what turns, names and pages need. */
 export interface AtomMeta {
@@ -42,6 +49,11 @@ export interface AtomMeta {
   promptLine: string | null;
   /** true for the harness's own "[Request interrupted by user…]" line */
   interrupt: boolean;
+  /**
+   * a note of the terminal rather than a message to the model: a `!` command or its output, a
+   * `#` memory, a local slash command or its output (never a session's name; never a rewind)
+   */
+  terminalNote: boolean;
   /** assistant lines: the tokens of the API message this line belongs to, as this line reports them */
   usage: MessageUsage | null;
   /** assistant lines: the tool calls goals are made of (questions, plans, todo lists, subagents) */
@@ -77,6 +89,15 @@ export interface Segment {
   atomCount: number;
 }
 
+/** Atoms a rewind took off the path: kept, reachable, never numbered. */
+export interface RewoundBranch {
+  /** uuid of the atom the branch grew from (null: from the start) */
+  forkedFrom: string | null;
+  /** uuid of the prompt that took its place */
+  replacedBy: string;
+  atoms: AtomMeta[];
+}
+
 export interface Turn {
   id: string;
   index: number;
@@ -87,6 +108,8 @@ export interface Turn {
   interrupted: boolean;
   atoms: AtomMeta[];
   segments: Segment[];
+  /** what rewinds inside this turn took off the path, oldest first */
+  rewoundBranches: RewoundBranch[];
   /** each API message of the turn counted once */
   usage: UsageTotals;
 }

@@ -354,15 +354,12 @@ export class SessionCatalog {
     return newest?.text ?? null;
   }
 
-  /** The first human prompt; a bare slash command (`/clear`, `/model`) only when nothing else was asked. */
+  /** The first prompt a person typed to the model: never a slash command, a `!` command or a `#` memory. */
   private promptName(session: TranscriptSession): string | null {
-    let command: string | null = null;
     for (const atom of session.activePath()) {
-      if (atom.author?.kind !== 'human' || !atom.promptLine) continue;
-      if (!/^\/\S+$/.test(atom.promptLine)) return atom.promptLine;
-      command ??= atom.promptLine;
+      if (atom.author?.kind === 'human' && atom.promptLine && !atom.terminalNote && !/^\/\S+$/.test(atom.promptLine)) return atom.promptLine;
     }
-    return command;
+    return null;
   }
 }
 

@@ -44,7 +44,9 @@ function toBlock(raw: unknown): ContentBlock {
   if (use.success) return { type: 'tool_use', id: use.data.id, name: use.data.name, input: use.data.input ?? null };
   const result = ToolResultBlock.safeParse(raw);
   if (result.success) {
-    return { type: 'tool_result', toolUseId: result.data.tool_use_id, toolName: null, content: result.data.content ?? null, isError: result.data.is_error === true };
+    const content = result.data.content ?? null;
+    const images = Array.isArray(content) ? toBlocks(content).filter((b) => b.type === 'image') : [];
+    return { type: 'tool_result', toolUseId: result.data.tool_use_id, toolName: null, content, isError: result.data.is_error === true, images };
   }
   const image = ImageBlock.safeParse(raw);
   if (image.success) return { type: 'image', mediaType: image.data.source?.media_type ?? null, data: image.data.source?.data ?? null };
@@ -64,8 +66,8 @@ export async function loadAtoms(metas: AtomMeta[]): Promise<Atom[]> {
   const out: Atom[] = new Array(metas.length);
   const byFile = new Map<string, number[]>();
   metas.forEach((m, i) => {
-    // Idle atoms come from the hooks, not from a line of a transcript: nothing to read.
-    if (m.type === 'idle') {
+    // Idle atoms and new-chain dividers are Loom's own, not lines of a transcript: nothing to read.
+    if (!m.file) {
       out[i] = { ...m, content: [] };
       return;
     }

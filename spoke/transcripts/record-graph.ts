@@ -1,9 +1,11 @@
 import type { AtomMeta } from '../model/types';
+import type { Link } from './active-path';
 import type { Boundary, GraphRecord } from './record';
 
-// The uuid/parentUuid graph of one session's lines, and the walk that finds its active path.
-// A session may span files (a resumed session launched through `loom run`): a file whose
-// chain starts fresh continues the file before it, in the order the files began.
+// The uuid/parentUuid graph of one session's lines: where each line attaches, and the order the
+// active path replays them in. A session may span files (a resumed session launched through
+// `loom run`): a file whose chain starts fresh continues the file before it, in the order the
+// files began.
 
 /** What the graph keeps of a line: its links, and its atom when it is one. */
 export interface GraphNode {
@@ -69,36 +71,32 @@ export class RecordGraph {
     }
   }
 
-  /** The newest message atom: where the walk starts (in the file that began last). */
-  leaf(): GraphNode | null {
-    if (this.files.size > 1) {
-      let latest: FileSpan | null = null;
-      for (const span of this.files.values()) if (span.lastAtom && (!latest || span.start > latest.start)) latest = span;
-      return latest?.lastAtom ?? null;
-    }
-    for (let i = this.nodes.length - 1; i >= 0; i--) if (this.nodes[i].atom) return this.nodes[i];
-    return null;
+  /** Every line, files in the order they began, each file's lines in the order they were written. */
+  inOrder(): GraphNode[] {
+    if (this.files.size < 2) return this.nodes;
+    const rank = new Map([...this.files].sort((a, b) => a[1].start - b[1].start).map(([file], i) => [file, i]));
+    return this.nodes.map((n, i) => ({ n, i })).sort((a, b) => rank.get(a.n.file)! - rank.get(b.n.file)! || a.i - b.i).map((x) => x.n);
   }
 
-  /** The nearest atom above a node, walking through non-atom lines (progress, attachments). */
-  atomAbove(node: GraphNode): GraphNode | null {
+  /** True when a line of this file comes last in that order: appending it needs no replay. */
+  isLatestFile(file: string): boolean {
+    if (this.files.size < 2) return true;
+    const start = this.files.get(file)?.start ?? Infinity;
+    for (const [other, span] of this.files) if (other !== file && span.start !== Infinity && span.start > start) return false;
+    return true;
+  }
+
+  /** Where a line attaches: the nearest atom above it, walking through lines that are not atoms. */
+  link(node: GraphNode): Link {
     // Runs once per line: a step cap instead of a visited set guards against parent cycles.
-    let n = this.parentOf(node);
-    for (let steps = 0; n && !n.atom && steps < MAX_LINKS_BETWEEN_ATOMS; steps++) n = this.parentOf(n);
-    return n?.atom ? n : null;
-  }
-
-  /** The active path: atoms from the root to the newest message, rewound branches left out. */
-  activePath(): AtomMeta[] {
-    const path: AtomMeta[] = [];
-    const seen = new Set<string>();
-    let n = this.leaf();
-    while (n && !seen.has(n.uuid)) {
-      seen.add(n.uuid);
-      if (n.atom) path.push(n.atom);
-      n = this.parentOf(n);
+    let current = node;
+    for (let steps = 0; steps < MAX_LINKS_BETWEEN_ATOMS; steps++) {
+      const parent = this.parentOf(current);
+      if (parent?.atom) return { kind: 'atom', atom: parent.atom };
+      if (!parent) return current.parent !== null && !this.byUuid.has(current.parent) ? { kind: 'lost' } : { kind: 'root' };
+      current = parent;
     }
-    return path.reverse();
+    return { kind: 'lost' };
   }
 
   /**

@@ -1,7 +1,7 @@
 import { bareAtom } from '../model/atom';
 import type { AtomMeta, AtomType, Author, GoalTool } from '../model/types';
 import type { MessageUsage } from '../usage/usage';
-import { deriveAuthor, isInterruptLine, promptLine } from './author';
+import { deriveAuthor, isInterruptLine, isTerminalNote, promptLine } from './author';
 import { arr, obj, str, time, type Json } from './fields';
 import type { TranscriptPlace } from './paths';
 import type { Line } from './tail';
@@ -140,6 +140,9 @@ function readAtom(r: Json, type: string, uuid: string, place: LinePlace): AtomMe
     atom.usage = readUsage(message, str(r.requestId), uuid, atom.t, atom.model);
   } else if (type === 'user' && message) {
     readUserLine(atom, r, message.content);
+  } else if (type === 'system') {
+    // 2.x writes a local slash command and its output as system lines of subtype local_command.
+    atom.terminalNote = atom.subtype === 'local_command' || isTerminalNote(str(r.content)?.trimStart() ?? null);
   }
   return atom;
 }
@@ -239,6 +242,7 @@ function readUserLine(atom: AtomMeta, r: Json, content: unknown): void {
   }
   const trimmed = text?.trimStart() ?? null;
   atom.interrupt = isInterruptLine(trimmed);
+  atom.terminalNote = isTerminalNote(trimmed);
   atom.author = atom.interrupt
     ? { kind: 'system' }
     : deriveAuthor({

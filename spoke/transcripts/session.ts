@@ -1,4 +1,5 @@
-import type { AtomMeta, FileRole, ParseError, TranscriptFile, Turn } from '../model/types';
+import type { AtomMeta, FileRole, ParseError, RewoundBranch, TranscriptFile, Turn } from '../model/types';
+import { ActivePath } from './active-path';
 import type { GraphRecord, TitleRecord } from './record';
 import { RecordGraph } from './record-graph';
 import { buildTurns } from './turns';
@@ -52,7 +53,7 @@ export class TranscriptSession {
   waking = false;
 
   private graph = new RecordGraph();
-  private path: AtomMeta[] = [];
+  private path = new ActivePath();
   private pathStale = false;
   private turnCache: { version: number; turns: Turn[] } | null = null;
   private toolCache: { version: number; names: Map<string, string> } | null = null;
@@ -85,16 +86,17 @@ export class TranscriptSession {
     if (atom.usage) this.usage.add(atom.usage);
     if (atom.t > this.updatedAt) this.updatedAt = atom.t;
     if (atom.model && atom.model !== '<synthetic>') this.models.add(atom.model);
+    // A line of the newest file goes on the path as it arrives; one of an older file (two files
+    // of one session written at once) waits for a replay in order.
     if (this.pathStale) return;
-    // The common case: the line continues the current leaf, so the path grows by one atom
-    // without walking the graph again.
-    const above = this.graph.atomAbove(node);
-    const leaf = this.path[this.path.length - 1];
-    if ((leaf && above?.uuid === leaf.uuid) || (!leaf && !above && !record.boundary && !record.parent)) {
-      atom.sequence = this.path.length + 1;
-      this.path.push(atom);
-    } else {
+    if (!this.graph.isLatestFile(record.file)) {
       this.pathStale = true;
+      return;
+    }
+    this.path.add(atom, this.graph.link(node));
+    if (this.path.rewritten) {
+      this.path.rewritten = false;
+      this.generation++;
     }
   }
 
@@ -134,13 +136,19 @@ export class TranscriptSession {
   /** The active path, numbered 1…N. Only an awake session has one. */
   activePath(): AtomMeta[] {
     if (this.sleeping) throw new Error(`session ${this.key} is asleep: wake it before reading its path`);
-    if (this.pathStale) this.rewalk();
-    return this.path;
+    if (this.pathStale) this.replay();
+    return this.path.atoms;
+  }
+
+  /** What rewinds took off the path, oldest first. */
+  rewoundBranches(): RewoundBranch[] {
+    this.activePath();
+    return this.path.branches;
   }
 
   turns(): Turn[] {
     const path = this.activePath();
-    if (this.turnCache?.version !== this.version) this.turnCache = { version: this.version, turns: buildTurns(path) };
+    if (this.turnCache?.version !== this.version) this.turnCache = { version: this.version, turns: buildTurns(path, this.path.branches) };
     return this.turnCache.turns;
   }
 
@@ -152,12 +160,13 @@ export class TranscriptSession {
     return this.goalCache.goals;
   }
 
-  /** Tool names by tool_use id over the active path, to pair each result with its call. */
+  /** Tool names by tool_use id over the active path and rewound branches, to pair each result with its call. */
   toolNames(): Map<string, string> {
     const path = this.activePath();
     if (this.toolCache?.version !== this.version) {
       const names = new Map<string, string>();
-      for (const atom of path) for (const [id, name] of Object.entries(atom.toolNames ?? {})) names.set(id, name);
+      const rewound = this.path.branches.flatMap((b) => b.atoms);
+      for (const atom of [...rewound, ...path]) for (const [id, name] of Object.entries(atom.toolNames ?? {})) names.set(id, name);
       this.toolCache = { version: this.version, names };
     }
     return this.toolCache.names;
@@ -169,7 +178,7 @@ export class TranscriptSession {
     const path = this.activePath();
     this.sleeping = { atomCount: path.length, turnCount: this.turns().length, startedAt: path[0]?.t ?? 0, name, goals: StoredGoals.of(this.goals()) };
     this.graph = new RecordGraph();
-    this.path = [];
+    this.path = new ActivePath();
     this.turnCache = null;
     this.toolCache = null;
     this.goalCache = null;
@@ -179,7 +188,7 @@ export class TranscriptSession {
   beginWaking(): void {
     this.waking = true;
     this.graph = new RecordGraph();
-    this.path = [];
+    this.path = new ActivePath();
     this.pathStale = false;
     this.parseErrors = [];
     this.recordTypes = new Map();
@@ -193,15 +202,17 @@ export class TranscriptSession {
     this.sleeping = null;
   }
 
-  private rewalk(): void {
-    const atoms = this.graph.activePath();
-    const old = this.path;
+  /** Builds the path again from every line in order; the generation goes up when atoms left it or moved. */
+  private replay(): void {
+    const old = this.path.atoms;
+    for (const atom of old) atom.sequence = 0;
+    const path = new ActivePath();
+    for (const node of this.graph.inOrder()) if (node.atom) path.add(node.atom, this.graph.link(node));
     let same = 0;
-    while (same < old.length && same < atoms.length && old[same].uuid === atoms[same].uuid) same++;
+    while (same < old.length && same < path.atoms.length && old[same].uuid === path.atoms[same].uuid) same++;
     if (same < old.length) this.generation++;
-    for (let i = same; i < old.length; i++) old[i].sequence = 0;
-    for (let i = same; i < atoms.length; i++) atoms[i].sequence = i + 1;
-    this.path = atoms;
+    this.path = path;
+    this.path.rewritten = false;
     this.pathStale = false;
   }
 }

@@ -1,5 +1,6 @@
-import type { AtomMeta, Segment, Turn } from '../model/types';
+import type { AtomMeta, RewoundBranch, Segment, Turn } from '../model/types';
 import { record, totals, type MessageUsage } from '../usage/usage';
+import { NEW_CHAIN } from './active-path';
 import { isOpenerAuthor } from './record';
 
 // Groups the active path into turns (trigger → end of the model's turn) and each turn into
@@ -10,16 +11,17 @@ import { isOpenerAuthor } from './record';
 // command such as /model or /mcp prints its output and the model never runs). Live hook state
 // joins this list in a later layer.
 
-const END_RECORDS = new Set(['turn_duration', 'stop_hook_summary']);
+/** a new chain in the same file (Loom's divider) ends whatever turn the old chain left open */
+const END_RECORDS = new Set(['turn_duration', 'stop_hook_summary', NEW_CHAIN]);
 
-interface OpenTurn extends Omit<Turn, 'usage'> {
+interface OpenTurn extends Omit<Turn, 'usage' | 'rewoundBranches'> {
   pending: Set<string>;
   /** the last non-system atom was an assistant atom with no pending tool call */
   settled: boolean;
   hasAssistant: boolean;
 }
 
-export function buildTurns(path: AtomMeta[]): Turn[] {
+export function buildTurns(path: AtomMeta[], rewound: RewoundBranch[] = []): Turn[] {
   const turns: OpenTurn[] = [];
   let current: OpenTurn | null = null;
   for (const atom of path) {
@@ -37,7 +39,9 @@ export function buildTurns(path: AtomMeta[]): Turn[] {
     }
     addAtom(current, atom);
   }
-  return turns.map(finish);
+  const branchesOf = new Map<string, RewoundBranch[]>();
+  for (const branch of rewound) branchesOf.set(branch.replacedBy, [...(branchesOf.get(branch.replacedBy) ?? []), branch]);
+  return turns.map((turn) => finish(turn, turn.atoms.flatMap((a) => branchesOf.get(a.uuid) ?? [])));
 }
 
 function openTurn(index: number, trigger: AtomMeta | null, t: number): OpenTurn {
@@ -70,6 +74,9 @@ function addAtom(turn: OpenTurn, atom: AtomMeta): void {
     if (atom.interrupt) {
       turn.ended = true;
       turn.interrupted = true;
+    } else if (atom.terminalNote) {
+      // The terminal answers a `!` command, a `#` memory or a local slash command: the model may never run.
+      if (!turn.hasAssistant) turn.settled = true;
     } else if (atom.author?.kind !== 'system') {
       turn.settled = false;
     } else if (turn.trigger && !turn.hasAssistant) {
@@ -91,7 +98,7 @@ const revivedBy = (last: AtomMeta | undefined): boolean =>
 const foldsIntoEndedTurn = (atom: AtomMeta): boolean =>
   atom.type === 'system' || (atom.type === 'user' && !isOpenerAuthor(atom.author));
 
-function finish(turn: OpenTurn): Turn {
+function finish(turn: OpenTurn, rewoundBranches: RewoundBranch[]): Turn {
   const anchor = turn.trigger ?? turn.atoms[0];
   return {
     id: anchor.uuid,
@@ -103,6 +110,7 @@ function finish(turn: OpenTurn): Turn {
     interrupted: turn.interrupted,
     atoms: turn.atoms,
     segments: segmentsOf(turn.atoms),
+    rewoundBranches,
     usage: usageOf(turn.atoms),
   };
 }

@@ -24,21 +24,28 @@ export const prompt = (uuid: string, parent: string | null, text: string, extra:
   ...extra,
 });
 
-export const assistant = (uuid: string, parent: string | null, content: unknown[], stop: string | null = null) => ({
+/** `message` names the API message: 2.x writes one message as several lines, one per block, sharing it. */
+export const assistant = (uuid: string, parent: string | null, content: unknown[], stop: string | null = null, message = uuid) => ({
   ...base(uuid, parent),
   type: 'assistant',
-  requestId: `req_${uuid}`,
-  message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', model: 'claude-opus-4-6', content, stop_reason: stop, usage: { input_tokens: 1, output_tokens: 1 } },
+  requestId: `req_${message}`,
+  message: { id: `msg_${message}`, type: 'message', role: 'assistant', model: 'claude-opus-4-6', content, stop_reason: stop, usage: { input_tokens: 1, output_tokens: 1 } },
 });
 
 export const say = (text: string) => ({ type: 'text', text });
 export const toolUse = (id: string, name = 'Bash') => ({ type: 'tool_use', id, name, input: { command: 'ls' } });
 
-export const toolResult = (uuid: string, parent: string, toolUseId: string) => ({
+export const toolResult = (uuid: string, parent: string, toolUseId: string, content: unknown = 'ok') => ({
   ...base(uuid, parent),
   type: 'user',
-  message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseId, content: 'ok' }] },
+  message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseId, content }] },
 });
+
+/** A tool result holding a picture, as a browser tool's screenshot comes back. */
+export const screenshot = (data: string) => [
+  { type: 'text', text: 'Took a screenshot' },
+  { type: 'image', source: { type: 'base64', media_type: 'image/png', data } },
+];
 
 export const system = (uuid: string, parent: string | null, subtype: string, extra: object = {}) => ({
   ...base(uuid, parent),

@@ -38,7 +38,7 @@ describe('loading atom content', () => {
   it('turns string content into a text block and keeps unknown blocks whole', () => {
     expect(toBlocks('plain')).toEqual([{ type: 'text', text: 'plain' }]);
     expect(toBlocks([{ type: 'tool_result', tool_use_id: 't1', content: 'ok', is_error: true }, { type: 'server_tool_use', id: 'x' }])).toEqual([
-      { type: 'tool_result', toolUseId: 't1', toolName: null, content: 'ok', isError: true },
+      { type: 'tool_result', toolUseId: 't1', toolName: null, content: 'ok', isError: true, images: [] },
       { type: 'opaque', blockType: 'server_tool_use', raw: { type: 'server_tool_use', id: 'x' } },
     ]);
   });

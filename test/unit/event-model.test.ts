@@ -66,14 +66,14 @@ describe('the active path', () => {
     expect(session.atomCount).toBe(4);
   });
 
-  it('ends the walk at /clear, which starts a chain with no parent', async () => {
+  it('keeps the chain before /clear, which starts a chain with no parent, behind a divider', async () => {
     const { uuids } = await index([
       prompt('p1', null, 'old work'),
       assistant('a1', 'p1', [say('one')], 'end_turn'),
       prompt('p2', null, 'fresh start'),
       assistant('a2', 'p2', [say('two')], 'end_turn'),
     ]);
-    expect(uuids).toEqual(['p2', 'a2']);
+    expect(uuids).toEqual(['p1', 'a1', 'new_chain-p2', 'p2', 'a2']);
   });
 });
 
