@@ -6,7 +6,7 @@ import { VERSION } from '../version';
 // each session. A restart with nothing changed reads this instead of every transcript; a file
 // that grew is read from where it was left, and its sessions wake on demand.
 
-const CACHE_FORMAT = 8;
+const CACHE_FORMAT = 9;
 
 const TranscriptFile = z.object({
   path: z.string(),
