@@ -1,5 +1,5 @@
 import { memo, useState, type ReactNode } from 'react';
-import { CompactionDivider, IdleDivider } from './Divider';
+import { CompactionDivider, IdleDivider, NewChainDivider } from './Divider';
 import { Markdown } from './Markdown';
 import { Picture } from './Picture';
 import { speakerOf, type Row, type RowBlock } from './rows';
@@ -11,6 +11,7 @@ import type { ChatAtom } from './types';
 export const AtomRow = memo(function AtomRow({ row }: { row: Row }) {
   if (row.kind === 'compaction') return <CompactionDivider atom={row.atom} />;
   if (row.kind === 'idle') return <IdleDivider atom={row.atom} />;
+  if (row.kind === 'new-chain') return <NewChainDivider atom={row.atom} />;
   const speaker = speakerOf(row.atom);
   const blocks = isSlashCommand(row.atom) ? (
     <code className="slash-command">{row.atom.promptLine}</code>

@@ -19,6 +19,8 @@ export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: str
   const { byId } = useSessions();
   const rows = useMemo(() => buildRows(transcript.atoms), [transcript.atoms]);
   const turnIds = useMemo(() => new Set(head?.turns.map((t) => t.id)), [head]);
+  // a turn's id is its trigger's atom id: the rewind marker goes above that row
+  const rewound = useMemo(() => new Map(head?.turns.filter((t) => t.rewoundBranches.length > 0).map((t) => [t.id, t.rewoundBranches])), [head]);
   const [jump, setJump] = useState<Jump | null>(null);
   const { feed } = transcript;
 
@@ -58,7 +60,9 @@ export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: str
         {missingTurn && <div className="chat-notice">Turn {missingTurn} is not in this session; showing the newest messages.</div>}
         {transcript.ready && rows.length === 0 && !error && <div className="chat-message">Nothing to show in this session yet.</div>}
         <TranscriptView
+          sessionId={sessionId}
           rows={rows}
+          rewound={rewound}
           turnIds={turnIds}
           hasOlder={transcript.hasOlder}
           loadingOlder={transcript.loadingOlder}

@@ -10,6 +10,15 @@ export function CompactionDivider({ atom }: { atom: ChatAtom }) {
   );
 }
 
+/** Loom's mark where a new chain starts in the same file: /clear, or plan mode's "clear context and implement". */
+export function NewChainDivider({ atom }: { atom: ChatAtom }) {
+  return (
+    <div className="divider divider-new-chain" title={new Date(atom.t).toLocaleString()}>
+      <span>context cleared · a new conversation starts here</span>
+    </div>
+  );
+}
+
 /** An idle span from the hooks: the session waited for its person from t to end. */
 export function IdleDivider({ atom }: { atom: ChatAtom }) {
   const span = atom.end ? duration(Date.parse(atom.end) - Date.parse(atom.t)) : 'still';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { LongText } from './LongText';
+import { Picture } from './Picture';
 import { keyInput, sizeOf } from './tool-summary';
 import type { ToolResultBlock } from './types';
 
@@ -27,7 +28,10 @@ export function ToolCall({ call, result }: Props) {
       {open && (
         <div className="tool-body">
           {call && <LongText className="tool-input" text={formatInput(call.input)} />}
-          {result && <LongText className={result.isError ? 'tool-result error' : 'tool-result'} text={result.text || '(no output)'} />}
+          {result && (result.text || result.images.length === 0) && (
+            <LongText className={result.isError ? 'tool-result error' : 'tool-result'} text={result.text || '(no output)'} />
+          )}
+          {result?.images.map((image, i) => <Picture key={i} mediaType={image.mediaType} data={image.data} />)}
         </div>
       )}
     </details>

@@ -1,7 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { AtomRow } from './AtomRow';
+import { RewoundBranches } from './RewoundBranches';
 import type { Row } from './rows';
+import type { RewoundSummary } from './types';
 
 /** A request to bring one sequence into view; a new nonce repeats a jump to the same place. */
 export interface Jump {
@@ -10,7 +12,10 @@ export interface Jump {
 }
 
 interface Props {
+  sessionId: string;
   rows: Row[];
+  /** by the id of the atom that replaced them: what rewinds took off the path */
+  rewound: Map<string, RewoundSummary[]>;
   /** ids of the session's turns: a row whose atom opens a turn is marked with it */
   turnIds: Set<string>;
   hasOlder: boolean;
@@ -29,7 +34,7 @@ const PREFETCH_MARGIN = 1200;
  * bottom it follows new rows; scrolled up, it keeps the rows in view where they are, also when
  * older rows are put above them.
  */
-export function TranscriptView({ rows, turnIds, hasOlder, loadingOlder, resets, jump, onNearTop }: Props) {
+export function TranscriptView({ sessionId, rows, rewound, turnIds, hasOlder, loadingOlder, resets, jump, onNearTop }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -83,6 +88,7 @@ export function TranscriptView({ rows, turnIds, hasOlder, loadingOlder, resets, 
               className={row.atom.sequence === targetSequence ? 'chat-row chat-row-target' : 'chat-row'}
               style={{ transform: `translateY(${item.start}px)` }}
             >
+              {rewound.has(row.atom.id) && <RewoundBranches sessionId={sessionId} branches={rewound.get(row.atom.id)!} />}
               <AtomRow row={row} />
             </div>
           );

@@ -9,7 +9,7 @@ const ATOM = `
     ... on TextBlock { text }
     ... on ThinkingBlock { thinking }
     ... on ToolUseBlock { toolUseId name input }
-    ... on ToolResultBlock { toolUseId toolName isError text }
+    ... on ToolResultBlock { toolUseId toolName isError text images { mediaType data } }
     ... on ImageBlock { mediaType data }
     ... on OpaqueBlock { blockType }
   }`;
@@ -21,8 +21,13 @@ export const SESSION_HEAD = `query ChatHead($id: ID!) {
     live { state }
     parent { id name }
     subagents { id name }
-    turns { id index t firstSequence trigger { sequence promptLine author { kind } } }
+    turns { id index t firstSequence trigger { sequence promptLine author { kind } } rewoundBranches { id firstPrompt atomCount t } }
   }
+}`;
+
+/** The atoms of what rewinds took off a session's path, read when the reader opens one. */
+export const REWOUND_BRANCHES = `query ChatRewound($id: ID!) {
+  session(id: $id) { turns { rewoundBranches { id atoms { ${ATOM} } } } }
 }`;
 
 export const TRANSCRIPT_PAGE = `query ChatPage($id: ID!, $limit: Int, $before: Int) {

@@ -4,7 +4,7 @@ import type { Block, ChatAtom, ToolResultBlock } from './types';
 // the row of the call, so a result whose call we hold is not shown again, and a user atom that
 // only carries such results has no row at all.
 
-export type RowKind = 'message' | 'compaction' | 'idle';
+export type RowKind = 'message' | 'compaction' | 'new-chain' | 'idle';
 
 export interface RowBlock {
   block: Block;
@@ -57,5 +57,6 @@ export function speakerOf(atom: ChatAtom): string {
 function rowKind(atom: ChatAtom): RowKind {
   if (atom.type === 'IDLE') return 'idle';
   if (atom.type === 'SYSTEM' && atom.subtype === 'compact_boundary') return 'compaction';
+  if (atom.type === 'SYSTEM' && atom.subtype === 'new_chain') return 'new-chain';
   return 'message';
 }

@@ -25,6 +25,8 @@ export interface ToolResultBlock {
   toolName: string | null;
   isError: boolean;
   text: string;
+  /** pictures the tool returned (a screenshot) */
+  images: { mediaType: string | null; data: string | null }[];
 }
 export interface ImageBlock {
   __typename: 'ImageBlock';
@@ -77,12 +79,21 @@ export interface StreamFrame {
   atoms: ChatAtom[];
 }
 
+/** What a rewind took off the path: the reader can open it from the turn that replaced it. */
+export interface RewoundSummary {
+  id: string;
+  firstPrompt: string | null;
+  atomCount: number;
+  t: string;
+}
+
 export interface ChatTurn {
   id: string;
   index: number;
   t: string;
   firstSequence: number;
   trigger: { sequence: number; promptLine: string | null; author: { kind: AuthorKind } | null } | null;
+  rewoundBranches: RewoundSummary[];
 }
 
 export interface SessionHead {
