@@ -33,6 +33,8 @@ export interface KernelOptions {
   onProgress?: (progress: IndexingProgress) => void;
   /** how linked hosts are reached (tests shorten the timings and give a temp HOME) */
   federation?: Pick<LinkedHostsOptions, 'home' | 'keepaliveMs' | 'backoff'>;
+  /** the clock the sessions are read against (what is at work now); default Date.now; tests inject one */
+  now?: () => number;
 }
 
 export interface Kernel {
@@ -61,6 +63,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     liveDir: join(options.stateDir, 'states'),
     clearsFile: join(options.stateDir, 'cleared-goals.json'),
     awakeLimit: options.awakeLimit,
+    now: options.now,
     log,
   });
   // hosts.json is read before anything listens: a bad one stops the start with the field and why

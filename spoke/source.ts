@@ -2,6 +2,8 @@ import { hostname } from 'node:os';
 import { NotFoundError, UnavailableError, type EventFilter, type Feed, type FeedChange, type TimelineLane, type TimelineQuery, type TranscriptPage, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
 import { GoalClears } from './goals/clears';
 import { withLive, type Goal } from './goals/judge';
+import { SilenceAlarms } from './goals/silence-alarms';
+import { withClock } from './goals/sign-of-life';
 import { UNKNOWN_LIVE, type LiveState } from './live/hook-state';
 import { withIdleAtoms } from './live/idle-atoms';
 import { liveSpans, readHookLog, type LiveSpan } from './live/live-spans';
@@ -37,6 +39,11 @@ export interface LocalSourceOptions {
   liveDir?: string;
   /** where cleared goals are kept; clearing is unavailable without it */
   clearsFile?: string;
+  /**
+   * The kernel's clock, in epoch ms: what is at work now (an ask is working only with a sign of
+   * life) and when sessions changed. Default Date.now; tests inject a fixed one.
+   */
+  now?: () => number;
   log?: (message: string) => void;
 }
 
@@ -44,7 +51,8 @@ export class LocalSource implements Source {
   readonly host: HostInfo;
   private readonly catalog: SessionCatalog;
   private readonly tracker: TranscriptTracker;
-  private readonly startedAt = Date.now();
+  private readonly now: () => number;
+  private readonly startedAt: number;
   private readonly listeners = new Set<(changes: Map<string, ChangeKind>) => void>();
   /** sessions that were visible at the last change, to tell ADDED from UPDATED */
   private readonly visible = new Set<string>();
@@ -55,8 +63,12 @@ export class LocalSource implements Source {
   private readonly log: (message: string) => void;
   private readonly live: LiveStates | null;
   private clears: GoalClears | null = null;
+  private readonly alarms: SilenceAlarms;
 
   constructor(readonly options: LocalSourceOptions) {
+    this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
+    this.alarms = new SilenceAlarms(this.now, (key) => this.changed([key]));
     this.host = { name: options.host ?? defaultHostName(), local: true };
     this.log = options.log ?? (() => {});
     this.catalog = new SessionCatalog(this.host.name, options.awakeLimit, (id) => this.live?.identityOf(id) ?? id);
@@ -75,9 +87,12 @@ export class LocalSource implements Source {
     if (this.options.clearsFile) this.clears = await GoalClears.open(this.options.clearsFile, this.log);
     await this.live?.start();
     await this.tracker.start(onProgress);
+    // sessions restored from the index cache were not announced as changed
+    for (const session of this.catalog.all()) if (session.parentKey === null) this.alarms.set(session.key, session.updatedAt);
   }
 
   stop(): Promise<void> {
+    this.alarms.stop();
     this.live?.stop();
     return this.tracker.stop();
   }
@@ -129,8 +144,7 @@ export class LocalSource implements Source {
   }
 
   goals(host: string, key: string): Goal[] {
-    const session = this.require(host, key);
-    return withLive(session.goals(), this.liveOf(session.key));
+    return this.goalsNow(this.require(host, key));
   }
 
   feed(hosts: string[] | null, since: number | null): Feed {
@@ -174,9 +188,15 @@ export class LocalSource implements Source {
     return changes();
   }
 
-  /** A session's goals as the feed has them: with what the hooks say, without the cleared ones. */
+  /** A session's goals as the feed has them: as they are now, without the cleared ones. */
   private feedGoalsOf(session: TranscriptSession): Goal[] {
-    return withLive(session.goals(), this.liveOf(session.key)).filter((goal) => !this.clears?.has(`${session.key}/${goal.anchor}`));
+    return this.goalsNow(session).filter((goal) => !this.clears?.has(`${session.key}/${goal.anchor}`));
+  }
+
+  /** A session's goals as the transcript shows them, with what the hooks say and the clock. */
+  private goalsNow(session: TranscriptSession): Goal[] {
+    const live = this.liveOf(session.key);
+    return withClock(withLive(session.goals(), live), live, this.now());
   }
 
   async clearGoals(goals: { host: string; key: string; anchor: string }[], idempotencyKey: string): Promise<{ batchId: string; cleared: number }> {
@@ -240,7 +260,7 @@ export class LocalSource implements Source {
         if (err instanceof NotFoundError) continue; // gone since it was listed
         throw err;
       }
-      lanes.push(timelineLane(session, turns, await this.stripesOf(session.key, turns), query));
+      lanes.push(timelineLane(session, turns, await this.stripesOf(session.key, turns), query, this.now()));
     }
     return lanes;
   }
@@ -358,10 +378,12 @@ export class LocalSource implements Source {
       else this.visible.delete(key);
     }
     if (changes.size === 0) return;
-    const now = Date.now();
+    const now = this.now();
     for (const [key, kind] of changes) {
       if (kind === 'REMOVED') this.changedAt.delete(key);
       else this.changedAt.set(key, now);
+      const session = kind === 'REMOVED' ? undefined : this.catalog.get(key);
+      if (session?.parentKey === null) this.alarms.set(key, session.updatedAt);
     }
     this.version++;
     for (const listener of this.listeners) listener(changes);

@@ -1,3 +1,4 @@
+import { hasSignOfLife } from './goals/sign-of-life';
 import type { LiveSpan } from './live/live-spans';
 import { BadInputError, type BarStatus, type TimelineLane, type TimelineQuery } from './model/source';
 import type { SessionSummary, Turn } from './model/types';
@@ -33,8 +34,8 @@ export function laneSessions(all: SessionSummary[], query: TimelineQuery): Sessi
     .slice(0, query.lanes);
 }
 
-/** A session's lane: what of its turns and hook spans meets the window. */
-export function timelineLane(session: SessionSummary, turns: Turn[], stripes: LiveSpan[], query: TimelineQuery): TimelineLane {
+/** A session's lane: what of its turns and hook spans meets the window, as it is at `now`. */
+export function timelineLane(session: SessionSummary, turns: Turn[], stripes: LiveSpan[], query: TimelineQuery, now: number): TimelineLane {
   const meets = (t: number, end: number | null) => t <= query.to && (end ?? Infinity) >= query.from;
   const lane: TimelineLane = { session, bars: [], idle: [], triggers: [], stripes: stripes.filter((s) => meets(s.t, s.end)) };
   for (const turn of turns) {
@@ -50,7 +51,7 @@ export function timelineLane(session: SessionSummary, turns: Turn[], stripes: Li
         t: segment.t,
         end: segment.end,
         // an earlier segment ended when the next input arrived
-        status: last ? barStatus(turn) : 'ended',
+        status: last ? barStatus(turn, turn === turns[turns.length - 1] && hasSignOfLife(turn.end, session.live, now)) : 'ended',
         trigger,
         input: segment.input?.promptLine ?? null,
       });
@@ -63,9 +64,11 @@ export function timelineLane(session: SessionSummary, turns: Turn[], stripes: Li
   return lane;
 }
 
-function barStatus(turn: Turn): BarStatus {
+/** A turn that never ended is running only while the session shows a sign of life, and only its newest. */
+function barStatus(turn: Turn, alive: boolean): BarStatus {
   if (turn.interrupted) return 'interrupted';
-  return turn.ended ? 'ended' : 'running';
+  if (turn.ended) return 'ended';
+  return alive ? 'running' : 'unfinished';
 }
 
 const iso = (t: number) => (Number.isFinite(t) ? new Date(t).toISOString() : String(t));

@@ -14,7 +14,16 @@ import { SessionRef } from './session';
 
 const GoalStatusEnum = builder.enumType('GoalStatus', { values: ['WORKING', 'BLOCKED', 'COMPLETED'] as const });
 const BlockKindEnum = builder.enumType('BlockKind', { values: ['PERMISSION', 'QUESTION', 'PLAN_APPROVAL', 'ERROR'] as const });
-const OutcomeEnum = builder.enumType('GoalOutcome', { values: ['COMPLETED', 'INTERRUPTED'] as const });
+const OutcomeEnum = builder.enumType('GoalOutcome', {
+  values: {
+    COMPLETED: { description: 'the turn ended' },
+    INTERRUPTED: { description: 'the user stopped the turn' },
+    UNFINISHED: {
+      description:
+        'left open with nobody at work on it: no sign of life (a live hook state, or a record within 10 minutes of the kernel\'s clock), or the session went on to a newer ask; updatedAt is its last activity',
+    },
+  } as const,
+});
 const OriginEnum = builder.enumType('GoalOrigin', {
   values: { HUMAN: { value: 'human' }, SDK: { value: 'sdk' }, PEER: { value: 'peer' }, SYSTEM: { value: 'system' } } as const,
 });
@@ -64,9 +73,9 @@ GoalRefType.implement({
     id: t.id({ resolve: goalId }),
     title: t.string({ resolve: (r) => r.goal.title }),
     status: t.field({ type: GoalStatusEnum, resolve: (r) => r.goal.status }),
-    rolledUpStatus: t.field({ type: GoalStatusEnum, description: 'BLOCKED if any part is; COMPLETED when it and every part are', resolve: (r) => r.goal.rolledUpStatus }),
+    rolledUpStatus: t.field({ type: GoalStatusEnum, description: 'BLOCKED if any part is; COMPLETED when it and every part are, or when it was left open (outcome UNFINISHED)', resolve: (r) => r.goal.rolledUpStatus }),
     block: t.field({ type: BlockRef, nullable: true, resolve: (r) => r.goal.block }),
-    outcome: t.field({ type: OutcomeEnum, nullable: true, resolve: (r) => r.goal.outcome }),
+    outcome: t.field({ type: OutcomeEnum, nullable: true, description: 'how a COMPLETED goal ended; null while it is not', resolve: (r) => r.goal.outcome }),
     origin: t.field({ type: OriginEnum, resolve: (r) => r.goal.origin }),
     openedAt: t.field({ type: 'DateTime', resolve: (r) => r.goal.openedAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.goal.updatedAt }),
@@ -105,7 +114,8 @@ const TrailRef = builder.objectRef<TrailNode>('GoalTrailStep').implement({
 });
 
 const FeedRef = builder.objectRef<Feed>('Feed').implement({
-  description: 'Top-level goals in three columns by rolled-up status, newest first.',
+  description:
+    'Top-level goals in three columns by rolled-up status, newest first. Working needs a sign of life, and holds at most one goal per session: its newest ask at work.',
   fields: (t) => ({
     working: t.field({ type: [GoalRefType], resolve: (f) => f.working }),
     blocked: t.field({ type: [GoalRefType], description: 'the goals that need you', resolve: (f) => f.blocked }),

@@ -16,13 +16,18 @@ interface Part<T> {
 }
 
 const BarStatusEnum = builder.enumType('TimelineBarStatus', {
-  values: { RUNNING: { value: 'running' }, ENDED: { value: 'ended' }, INTERRUPTED: { value: 'interrupted' } } as const,
+  values: {
+    RUNNING: { value: 'running', description: "the newest turn of its session, not ended, with a sign of life" },
+    ENDED: { value: 'ended' },
+    INTERRUPTED: { value: 'interrupted' },
+    UNFINISHED: { value: 'unfinished', description: 'a turn that never ended and shows no sign of life: the bar ends at its last activity' },
+  } as const,
 });
 
 const StripeKindEnum = builder.enumType('TimelineStripeKind', { values: ['PERMISSION', 'COMPACTING'] as const });
 
 const BarRef = builder.objectRef<Part<TimelineBar>>('TimelineBar').implement({
-  description: 'One segment of a turn: from one input to the next. RUNNING only for the last segment of a turn still open.',
+  description: 'One segment of a turn: from one input to the next. RUNNING or UNFINISHED only for the last segment of a turn still open.',
   fields: (t) => ({
     turnId: t.id({ description: 'the Turn.id this segment belongs to', resolve: (b) => childId(b.host, b.key, b.part.turnId) }),
     turnIndex: t.int({ resolve: (b) => b.part.turnIndex }),

@@ -8,7 +8,8 @@ import { taskBoard, type Task } from './task-board';
 // AskUserQuestion or ExitPlanMode, an API error that stopped the turn); only the answer clears
 // it. Otherwise COMPLETED once the turn ended (outcome INTERRUPTED when the user stopped it),
 // else WORKING. Its parts are the latest todo list of the turn, the tasks it created (TaskCreate)
-// and the subagents it launched.
+// and the subagents it launched. Whether a WORKING goal is still at work is decided when read
+// (sign-of-life.ts), since the answer changes with the clock.
 
 export type GoalStatus = 'WORKING' | 'BLOCKED' | 'COMPLETED';
 export type BlockKind = 'PERMISSION' | 'QUESTION' | 'PLAN_APPROVAL' | 'ERROR';
@@ -30,7 +31,8 @@ export interface Goal {
   /** BLOCKED when any part is, COMPLETED when it and every part are */
   rolledUpStatus: GoalStatus;
   block: { kind: BlockKind; text: string } | null;
-  outcome: 'COMPLETED' | 'INTERRUPTED' | null;
+  /** UNFINISHED only when read: withClock settles an ask nobody is at work on (never stored) */
+  outcome: 'COMPLETED' | 'INTERRUPTED' | 'UNFINISHED' | null;
   openedAt: number;
   updatedAt: number;
   children: ChildGoal[];

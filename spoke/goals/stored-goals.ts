@@ -13,6 +13,7 @@ const GoalSchema = z.object({
   status: Status,
   rolledUpStatus: Status,
   block: z.object({ kind: z.enum(['PERMISSION', 'QUESTION', 'PLAN_APPROVAL', 'ERROR']), text: z.string() }).nullable(),
+  // no UNFINISHED: it depends on the clock, so it is applied when read and never stored
   outcome: z.enum(['COMPLETED', 'INTERRUPTED']).nullable(),
   openedAt: z.number(),
   updatedAt: z.number(),

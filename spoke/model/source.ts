@@ -105,7 +105,8 @@ export interface TimelineQuery {
   sessions: { host: string; key: string }[] | null;
 }
 
-export type BarStatus = 'running' | 'ended' | 'interrupted';
+/** unfinished: a turn that never ended, with no sign of life (spoke/goals/sign-of-life.ts) */
+export type BarStatus = 'running' | 'ended' | 'interrupted' | 'unfinished';
 
 /** One segment of a turn, from one input to the next: a bar on the timeline. */
 export interface TimelineBar {

@@ -48,7 +48,8 @@ afterAll(() => browser?.close());
 describe('the feed on the fixtures', () => {
   let kernel: TestKernel;
   beforeAll(async () => {
-    kernel = await startTestKernel(FIXTURES);
+    // months after the newest record: nothing in the fixtures shows a sign of life
+    kernel = await startTestKernel(FIXTURES, { now: () => Date.parse('2026-12-01T00:00:00Z') });
   });
   afterAll(() => kernel?.close());
 
@@ -68,6 +69,20 @@ describe('the feed on the fixtures', () => {
     }
     // the fixtures have nothing blocked: the column says so
     expect(await page.textContent('[data-column="blocked"]')).toContain('Nothing needs you.');
+    expect(errors).toEqual([]);
+  });
+
+  it('shows an ask left open as unfinished in the completed column, with the date of its last activity, and nothing as working', async () => {
+    const id = 'test:d3ad4cdc-5657-435d-98fa-0035d53e383d/22ee3a31-1a38-4569-9fbd-345d28857dc6';
+    const { page, errors } = await openFeed(kernel);
+    const card = page.locator(`[data-column="completed"] [data-goal="${id}"]`);
+    await showAll(page, 'completed', (await kernel.gql(FEED)).data.feed.completed.length);
+    expect(await card.locator('.goal-unfinished').textContent()).toBe('unfinished');
+    const time = card.locator('.goal-age');
+    expect(await time.getAttribute('datetime')).toBe('2025-06-08T11:56:46.820Z');
+    // not "541d": a moment, with its year, since it was not this year
+    expect(await time.textContent()).toContain('2025');
+    expect(await page.textContent('[data-column="working"]')).toContain('Nothing is being worked on.');
     expect(errors).toEqual([]);
   });
 
@@ -197,7 +212,7 @@ describe('the feed of a running session', () => {
     const { port } = kernel;
     await kernel.close();
     await page.locator('.banner >> text=reconnecting').waitFor();
-    writeFileSync(join(root, '-home-dev-demo', 'g2.jsonl'), line(prompt('q1', null, 'written while the kernel was down')));
+    writeFileSync(join(root, '-home-dev-demo', 'g2.jsonl'), line(now(prompt('q1', null, 'written while the kernel was down'))));
     kernel = await startTestKernel(root, { port, stateDir });
     await page.locator('[data-column="working"] [data-goal="test:g2/q1"]').waitFor({ timeout: 15_000 });
     await page.locator('.banner').waitFor({ state: 'detached' });

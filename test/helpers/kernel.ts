@@ -31,6 +31,8 @@ export interface TestKernelOptions {
   port?: number;
   /** how linked hosts are reached: a temp HOME with .ssh, short timings */
   federation?: KernelOptions['federation'];
+  /** the kernel's clock; the real one by default */
+  now?: () => number;
 }
 
 /** Starts a real kernel on a free loopback port over the given projects dir, and waits for its first index. */
@@ -44,6 +46,7 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
     federation: options.federation,
     hostName: options.hostName ?? 'test',
     awakeLimit: options.awakeLimit,
+    now: options.now,
     log: (m) => logs.push(m),
   });
   await kernel.indexed;

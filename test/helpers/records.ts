@@ -17,6 +17,9 @@ const base = (uuid: string, parent: string | null) => ({
 
 export const line = (record: unknown): string => `${JSON.stringify(record)}\n`;
 
+/** The timestamp of the newest record built so far: a kernel clock near it makes what a test wrote recent. */
+export const lastWritten = (): number => clock;
+
 export const prompt = (uuid: string, parent: string | null, text: string, extra: object = {}) => ({
   ...base(uuid, parent),
   type: 'user',

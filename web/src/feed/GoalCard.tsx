@@ -1,6 +1,8 @@
 import { age } from '../lib/age';
+import { when } from '../lib/when';
 import { HostName } from '../tabs/host-name';
 import { blockLine, progress } from './labels';
+import { OutcomeBadge } from './OutcomeBadge';
 import type { SessionLabel } from './session-label';
 import type { FeedGoal } from './types';
 
@@ -11,7 +13,7 @@ interface Props {
   onOpen(id: string): void;
 }
 
-/** One top-level goal: what was asked, in which tab, how long ago, and what it waits for. */
+/** One top-level goal: what was asked, in which tab, how long ago (when it was left open), and what it waits for. */
 export function GoalCard({ goal, session, now, onOpen }: Props) {
   const parts = progress(goal.children);
   return (
@@ -21,15 +23,21 @@ export function GoalCard({ goal, session, now, onOpen }: Props) {
         {goal.block && <span className="goal-block">{blockLine(goal.block)}</span>}
         <span className="goal-meta">
           <HostName host={session.host} name={session.name} />
-          {goal.outcome === 'INTERRUPTED' && <span className="goal-interrupted">interrupted</span>}
+          <OutcomeBadge outcome={goal.outcome} />
           {parts && (
             <span className="goal-progress" title="parts done">
               {parts}
             </span>
           )}
-          <time className="goal-age" dateTime={goal.updatedAt} title={new Date(goal.updatedAt).toLocaleString()}>
-            {age(goal.updatedAt, now)}
-          </time>
+          {goal.outcome === 'UNFINISHED' ? (
+            <time className="goal-age" dateTime={goal.updatedAt} title={`last activity ${new Date(goal.updatedAt).toLocaleString()}`}>
+              {when(goal.updatedAt, now)}
+            </time>
+          ) : (
+            <time className="goal-age" dateTime={goal.updatedAt} title={new Date(goal.updatedAt).toLocaleString()}>
+              {age(goal.updatedAt, now)}
+            </time>
+          )}
         </span>
       </button>
     </li>

@@ -4,7 +4,8 @@ import { query } from '../lib/gql';
 import { HostName } from '../tabs/host-name';
 import { durationBetween } from '../lib/duration';
 import { blockLine, CHILD_KIND_LABEL, progress, STATUS_LABEL } from './labels';
-import { sessionIdOf, type BlockKind, type ChildKind, type GoalStatus } from './types';
+import { OutcomeBadge } from './OutcomeBadge';
+import { sessionIdOf, type BlockKind, type ChildKind, type GoalOutcome, type GoalStatus } from './types';
 
 const GOAL = `query($id: ID!) { goal(id: $id) {
   id title rolledUpStatus outcome block { kind text } anchor { id } session { id name host { name } }
@@ -15,7 +16,7 @@ interface GoalDetail {
   id: string;
   title: string;
   rolledUpStatus: GoalStatus;
-  outcome: 'COMPLETED' | 'INTERRUPTED' | null;
+  outcome: GoalOutcome | null;
   block: { kind: BlockKind; text: string } | null;
   /** the prompt that opened the goal; its id is the id of the goal's turn */
   anchor: { id: string } | null;
@@ -79,7 +80,7 @@ export function GoalModal({ goalId, updatedAt, onClose }: Props) {
           <p className="goal-modal-sub">
             {goal.session && <HostName host={goal.session.host.name} name={goal.session.name} />}
             <span className={`goal-status goal-${goal.rolledUpStatus.toLowerCase()}`}>{STATUS_LABEL[goal.rolledUpStatus]}</span>
-            {goal.outcome === 'INTERRUPTED' && <span className="goal-interrupted">interrupted</span>}
+            <OutcomeBadge outcome={goal.outcome} />
             <Link to="/s/$id" params={{ id: sessionId }} search={goal.anchor ? { turn: goal.anchor.id } : {}}>
               Open in chat
             </Link>

@@ -3,13 +3,15 @@
 export type GoalStatus = 'WORKING' | 'BLOCKED' | 'COMPLETED';
 export type BlockKind = 'PERMISSION' | 'QUESTION' | 'PLAN_APPROVAL' | 'ERROR';
 export type ChildKind = 'TODO' | 'TASK' | 'SUBAGENT';
+/** UNFINISHED: left open with nobody at work on it (the kernel decides, by its clock) */
+export type GoalOutcome = 'COMPLETED' | 'INTERRUPTED' | 'UNFINISHED';
 
 export interface FeedGoal {
   id: string;
   title: string;
   status: GoalStatus;
   rolledUpStatus: GoalStatus;
-  outcome: 'COMPLETED' | 'INTERRUPTED' | null;
+  outcome: GoalOutcome | null;
   openedAt: string;
   updatedAt: string;
   block: { kind: BlockKind; text: string } | null;

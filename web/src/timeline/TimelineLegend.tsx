@@ -5,6 +5,7 @@ export function TimelineLegend() {
       <span><i className="tl-key tl-bar-running" /> running</span>
       <span><i className="tl-key tl-bar-ended" /> ended</span>
       <span><i className="tl-key tl-bar-interrupted" /> interrupted</span>
+      <span><i className="tl-key tl-bar-unfinished" /> unfinished</span>
       <span><i className="tl-key tl-key-idle" /> idle</span>
       <span><i className="tl-key tl-stripe-permission" /> waiting for permission</span>
       <span><i className="tl-key tl-stripe-compacting" /> compacting</span>

@@ -5,7 +5,7 @@ import type { Bar } from './use-timeline';
 
 const time = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
-const STATUS: Record<Bar['status'], string> = { RUNNING: 'running', ENDED: 'ended', INTERRUPTED: 'interrupted' };
+const STATUS: Record<Bar['status'], string> = { RUNNING: 'running', ENDED: 'ended', INTERRUPTED: 'interrupted', UNFINISHED: 'unfinished' };
 
 /** The prompt that opened the turn (and the one that opened this segment, when another), then when. */
 export function describeBar(bar: Bar): string {

@@ -8,8 +8,14 @@ import type { TimeWindow } from './time-window';
 /** The API's maximum: each lane wakes a session on the kernel. */
 export const MAX_LANES = 100;
 const SETTLE_MS = 150;
+/**
+ * While a bar is running, ask again this often: the kernel draws a turn that went silent as
+ * unfinished, and the page would otherwise learn of it only from the session's next change.
+ */
+const RUNNING_RECHECK_MS = 60_000;
 
-type BarStatus = 'RUNNING' | 'ENDED' | 'INTERRUPTED';
+/** UNFINISHED: a turn that never ended and shows no sign of life; RUNNING only while it does */
+type BarStatus = 'RUNNING' | 'ENDED' | 'INTERRUPTED' | 'UNFINISHED';
 
 export interface Bar {
   turnId: string;
@@ -48,8 +54,15 @@ export interface TimelineData {
 /** Lanes for `sessionIds` (most recently active first) over the window; none asked when the list is empty. */
 export function useTimeline(window: TimeWindow | null, sessionIds: string[], version: string): TimelineData {
   const [data, setData] = useState<TimelineData>({ lanes: null, error: null });
+  const [recheck, setRecheck] = useState(0);
   const from = window?.from;
   const to = window?.to;
+  const running = data.lanes?.some((lane) => lane.bars.some((bar) => bar.status === 'RUNNING')) ?? false;
+  useEffect(() => {
+    if (!running) return;
+    const timer = setTimeout(() => setRecheck((n) => n + 1), RUNNING_RECHECK_MS);
+    return () => clearTimeout(timer);
+  }, [running, data]);
   useEffect(() => {
     if (from === undefined || to === undefined) return;
     if (sessionIds.length === 0) {
@@ -68,6 +81,6 @@ export function useTimeline(window: TimeWindow | null, sessionIds: string[], ver
       clearTimeout(timer);
     };
     // sessionIds is summed up in version, which also changes when those sessions do
-  }, [from, to, version]);
+  }, [from, to, version, recheck]);
   return data;
 }
