@@ -41,8 +41,15 @@ export interface Goal {
 /** The goals the transcript alone shows, oldest first. */
 export function judgeGoals(turns: Turn[]): Goal[] {
   const tasks = taskBoard(turns);
-  return turns.filter((t) => t.trigger?.author && t.trigger.author.kind !== 'system').map((turn) => judge(turn, tasks));
+  return turns.filter(isAsk).map((turn) => judge(turn, tasks));
 }
+
+/**
+ * A turn a person, an SDK caller or a peer opened. A terminal note (`! ls`, `# remember…`,
+ * `/clear`) is an ask only when the model ran for it (a slash command that expands to a prompt).
+ */
+const isAsk = (turn: Turn): boolean =>
+  !!turn.trigger?.author && turn.trigger.author.kind !== 'system' && (!turn.trigger.terminalNote || turn.atoms.some((a) => a.type === 'assistant'));
 
 /**
  * The goals with what the hooks say now: a live permission prompt blocks the newest goal of the
