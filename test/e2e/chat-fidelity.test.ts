@@ -43,6 +43,8 @@ beforeAll(async () => {
     prompt('q4', null, 'Implement the following plan: ship the report'),
     assistant('b4', 'q4', [say('Shipped.')], 'end_turn'),
   ]);
+  // a session that went quiet during a call, months ago: its transcript never got the result
+  write('quiet', [prompt('w1', null, 'deploy it'), assistant('v1', 'w1', [toolUse('t9', 'Bash')], 'tool_use')]);
   kernel = await startTestKernel(root);
 }, BROWSER_START_TIMEOUT_MS);
 afterAll(async () => {
@@ -91,6 +93,16 @@ describe('the chat pane on transcripts a naive walk loses', () => {
     const line = await divider.evaluate((el) => el.getBoundingClientRect().top);
     expect(await top('Writing it in English.')).toBeLessThan(line);
     expect(await top('Shipped.')).toBeGreaterThan(line);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('says a call has no result, not that it is running, when its session went quiet during it', async () => {
+    const { page, errors } = await browser.open(kernel, '/s/test:quiet');
+    const tool = await page.waitForSelector('.tool');
+    expect(await tool.getAttribute('class')).toBe('tool tool-unanswered');
+    expect(await tool.textContent()).toContain('no result');
+    expect(await tool.textContent()).not.toContain('running');
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSessions } from '../tabs/sessions';
 import { ChatHeader } from './ChatHeader';
+import { AtWork, isAtWork } from './at-work';
 import { buildRows } from './rows';
 import { TableOfContents, turnStart } from './TableOfContents';
 import { TranscriptView, type Jump } from './TranscriptView';
@@ -52,28 +53,31 @@ export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: str
     return <div className={error ? 'chat-message error' : 'chat-message'}>{error ? `Could not load this session: ${error}` : 'Loading…'}</div>;
   }
 
+  const live = byId.get(sessionId)?.live.state ?? head.live.state;
   return (
-    <div className="chat">
-      <ChatHeader head={head} live={byId.get(sessionId)?.live.state ?? head.live.state} />
-      <div className="chat-main">
-        {error && <div className="chat-error error">{error}</div>}
-        {missingTurn && <div className="chat-notice">Turn {missingTurn} is not in this session; showing the newest messages.</div>}
-        {transcript.ready && rows.length === 0 && !error && <div className="chat-message">Nothing to show in this session yet.</div>}
-        <TranscriptView
-          sessionId={sessionId}
-          rows={rows}
-          rewound={rewound}
-          turnIds={turnIds}
-          hasOlder={transcript.hasOlder}
-          loadingOlder={transcript.loadingOlder}
-          resets={transcript.resets}
-          jump={jump}
-          onNearTop={() => void feed.loadOlder()}
-        />
-        {transcript.loadingOlder && <div className="chat-loading">loading earlier messages…</div>}
+    <AtWork.Provider value={isAtWork(live, transcript.atoms, Date.now())}>
+      <div className="chat">
+        <ChatHeader head={head} live={live} />
+        <div className="chat-main">
+          {error && <div className="chat-error error">{error}</div>}
+          {missingTurn && <div className="chat-notice">Turn {missingTurn} is not in this session; showing the newest messages.</div>}
+          {transcript.ready && rows.length === 0 && !error && <div className="chat-message">Nothing to show in this session yet.</div>}
+          <TranscriptView
+            sessionId={sessionId}
+            rows={rows}
+            rewound={rewound}
+            turnIds={turnIds}
+            hasOlder={transcript.hasOlder}
+            loadingOlder={transcript.loadingOlder}
+            resets={transcript.resets}
+            jump={jump}
+            onNearTop={() => void feed.loadOlder()}
+          />
+          {transcript.loadingOlder && <div className="chat-loading">loading earlier messages…</div>}
+        </div>
+        <TableOfContents turns={head.turns} onPick={goTo} />
       </div>
-      <TableOfContents turns={head.turns} onPick={goTo} />
-    </div>
+    </AtWork.Provider>
   );
 }
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useAtWork } from './at-work';
 import { LongText } from './LongText';
 import { Picture } from './Picture';
 import { keyInput, sizeOf } from './tool-summary';
@@ -16,14 +17,15 @@ interface Props {
  */
 export function ToolCall({ call, result }: Props) {
   const [open, setOpen] = useState(false);
+  const atWork = useAtWork();
   const name = call?.name ?? result?.toolName ?? 'tool';
-  const state = !result ? 'pending' : result.isError ? 'error' : 'ok';
+  const state = !result ? (atWork ? 'pending' : 'unanswered') : result.isError ? 'error' : 'ok';
   return (
     <details className={`tool tool-${state}`} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         <span className="tool-name">{name}</span>
         {call && <span className="tool-key">{keyInput(call.name, call.input)}</span>}
-        <span className="tool-state">{!result ? 'running…' : `${result.isError ? 'error · ' : ''}${sizeOf(result.text)}`}</span>
+        <span className="tool-state">{!result ? (atWork ? 'running…' : 'no result') : `${result.isError ? 'error · ' : ''}${sizeOf(result.text)}`}</span>
       </summary>
       {open && (
         <div className="tool-body">
