@@ -19,8 +19,11 @@ import { isOpenerAuthor } from './record';
 
 /** Where a line attaches, as the record graph sees it. */
 export type Link =
-  /** no parent: the first line, or a new chain in the same file */
-  | { kind: 'root' }
+  /**
+   * no parent: the first line, or a new chain in the same file. `origin` is the parentless line
+   * reached (2.x writes a SessionStart hook line first, and the first prompt hangs off it)
+   */
+  | { kind: 'root'; origin: string }
   /** a parent that was never written (or a cycle): the line goes on from the tip */
   | { kind: 'lost' }
   /** the nearest atom above, through lines that are not atoms (progress, attachments) */
@@ -37,13 +40,11 @@ export class ActivePath {
   private tip = -1;
   /** atoms shown where they were written that do not continue the conversation */
   private readonly hanging = new Set<AtomMeta>();
+  /** the first atom of each chain, by the parentless line it grew from */
+  private readonly chains = new Map<string, AtomMeta>();
 
   add(atom: AtomMeta, link: Link): void {
-    if (link.kind === 'root') {
-      if (this.atoms.length > 0) this.push(newChainDivider(atom));
-      this.push(atom);
-      return;
-    }
+    if (link.kind === 'root') return this.addRoot(atom, link.origin);
     if (link.kind === 'lost') return this.push(atom);
     const above = link.atom;
     const at = this.indexOf(above);
@@ -61,6 +62,24 @@ export class ActivePath {
       return this.push(atom);
     }
     this.hang(atom);
+  }
+
+  /** A line with no atom above it: a new chain, unless a chain already grew from the same line. */
+  private addRoot(atom: AtomMeta, origin: string): void {
+    const first = this.chains.get(origin);
+    const at = first ? this.indexOf(first) : -1;
+    if (at < 0) {
+      if (this.atoms.length > 0) this.push(newChainDivider(atom));
+      this.push(atom);
+      this.chains.set(origin, atom);
+    } else if (isPrompt(atom)) {
+      // The first prompt typed again (2.x: off the same hook line): a rewind to the chain's start.
+      this.rewind(at - 1, atom);
+      this.push(atom);
+      this.chains.set(origin, atom);
+    } else {
+      this.hang(atom);
+    }
   }
 
   private indexOf(atom: AtomMeta): number {

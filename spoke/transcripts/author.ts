@@ -63,7 +63,14 @@ const TERMINAL_NOTE_PREFIXES = [
  * memories, slash commands and their output. 1.0.x writes these with the file's first line as
  * parent, hours into a session; they must never be read as a rewind or name a session.
  */
-export const isTerminalNote = (text: string | null): boolean => text !== null && TERMINAL_NOTE_PREFIXES.some((p) => text.startsWith(p));
+export const isTerminalNote = (text: string | null): boolean =>
+  text !== null && TERMINAL_NOTE_PREFIXES.some((p) => text.startsWith(p)) && !MODEL_COMMAND.test(text);
+
+/**
+ * A slash command the model answers (a custom command, /init) is written with its message first
+ * and an ellipsis: "<command-message>review is running…", "init is analyzing your codebase…".
+ */
+const MODEL_COMMAND = /^<command-message>[^<]*…<\/command-message>/;
 
 const INTERRUPT = /^\[Request interrupted by user[^\]]*\]/;
 

@@ -354,12 +354,19 @@ export class SessionCatalog {
     return newest?.text ?? null;
   }
 
-  /** The first prompt a person typed to the model: never a slash command, a `!` command or a `#` memory. */
+  /**
+   * The first prompt a person typed to the model: never a `!` command, a `#` memory or a local
+   * slash command; a slash command the model ran (`/review the parser`) only when nothing else was
+   * asked, and only with its arguments.
+   */
   private promptName(session: TranscriptSession): string | null {
+    let command: string | null = null;
     for (const atom of session.activePath()) {
-      if (atom.author?.kind === 'human' && atom.promptLine && !atom.terminalNote && !/^\/\S+$/.test(atom.promptLine)) return atom.promptLine;
+      if (atom.author?.kind !== 'human' || !atom.promptLine || atom.terminalNote) continue;
+      if (!atom.promptLine.startsWith('/')) return atom.promptLine;
+      if (/^\/\S+\s+\S/.test(atom.promptLine)) command ??= atom.promptLine;
     }
-    return null;
+    return command;
   }
 }
 

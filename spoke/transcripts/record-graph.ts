@@ -14,6 +14,8 @@ export interface GraphNode {
   file: string;
   atom: AtomMeta | null;
   boundary: Boundary | null;
+  /** place in the order the path is built in: a parent must come before its child */
+  order: number;
 }
 
 const MAX_LINKS_BETWEEN_ATOMS = 10_000;
@@ -29,15 +31,21 @@ export class RecordGraph {
   private readonly byUuid = new Map<string, GraphNode>();
   private nodes: GraphNode[] = [];
   private files = new Map<string, FileSpan>();
+  private nextOrder = 0;
 
   get size(): number {
     return this.nodes.length;
   }
 
-  add(record: GraphRecord): GraphNode {
+  /**
+   * Adds a line; null when its uuid is already held: 1.0.x `--resume` starts the new file with a
+   * copy of the old one's lines, and the first written is the line.
+   */
+  add(record: GraphRecord): GraphNode | null {
+    if (this.byUuid.has(record.uuid)) return null;
     // The parent's uuid string is already held by the parent's node: share it, drop the copy.
     const parent = record.parent ? (this.byUuid.get(record.parent)?.uuid ?? record.parent) : null;
-    const node: GraphNode = { uuid: record.uuid, parent, file: record.file, atom: record.atom, boundary: record.boundary };
+    const node: GraphNode = { uuid: record.uuid, parent, file: record.file, atom: record.atom, boundary: record.boundary, order: this.nextOrder++ };
     this.byUuid.set(record.uuid, node);
     this.nodes.push(node);
     this.span(node);
@@ -71,11 +79,19 @@ export class RecordGraph {
     }
   }
 
-  /** Every line, files in the order they began, each file's lines in the order they were written. */
+  /**
+   * Every line in the order the path is built in: files in the order they began (ties in the
+   * order they were read), each file's lines in the order they were written. Numbers them so.
+   */
   inOrder(): GraphNode[] {
-    if (this.files.size < 2) return this.nodes;
-    const rank = new Map([...this.files].sort((a, b) => a[1].start - b[1].start).map(([file], i) => [file, i]));
-    return this.nodes.map((n, i) => ({ n, i })).sort((a, b) => rank.get(a.n.file)! - rank.get(b.n.file)! || a.i - b.i).map((x) => x.n);
+    let ordered = this.nodes;
+    if (this.files.size > 1) {
+      const rank = new Map([...this.files].sort((a, b) => a[1].start - b[1].start).map(([file], i) => [file, i]));
+      ordered = this.nodes.map((n, i) => ({ n, i })).sort((a, b) => rank.get(a.n.file)! - rank.get(b.n.file)! || a.i - b.i).map((x) => x.n);
+    }
+    ordered.forEach((n, i) => (n.order = i));
+    this.nextOrder = ordered.length;
+    return ordered;
   }
 
   /** True when a line of this file comes last in that order: appending it needs no replay. */
@@ -92,8 +108,9 @@ export class RecordGraph {
     let current = node;
     for (let steps = 0; steps < MAX_LINKS_BETWEEN_ATOMS; steps++) {
       const parent = this.parentOf(current);
-      if (parent?.atom) return { kind: 'atom', atom: parent.atom };
-      if (!parent) return current.parent !== null && !this.byUuid.has(current.parent) ? { kind: 'lost' } : { kind: 'root' };
+      if (parent === 'lost') return { kind: 'lost' };
+      if (parent === null) return { kind: 'root', origin: current.uuid };
+      if (parent.atom) return { kind: 'atom', atom: parent.atom };
       current = parent;
     }
     return { kind: 'lost' };
@@ -106,15 +123,21 @@ export class RecordGraph {
    * then the preserved segment's tail; failing both, the last main-chain message before the
    * boundary in file order.
    */
-  private parentOf(node: GraphNode): GraphNode | null {
-    if (node.parent) return this.byUuid.get(node.parent) ?? this.previousFileLeaf(node);
+  private parentOf(node: GraphNode): GraphNode | 'lost' | null {
+    if (node.parent) return this.before(node, node.parent) ?? this.previousFileLeaf(node) ?? 'lost';
     const boundary = node.boundary;
     if (!boundary) return this.previousFileLeaf(node);
-    const logical = boundary.logicalParent ? this.byUuid.get(boundary.logicalParent) : undefined;
-    if (logical) return logical;
-    const tail = boundary.preservedTail ? this.byUuid.get(boundary.preservedTail) : undefined;
-    if (tail) return tail;
-    return this.lastMessageBefore(node);
+    return this.before(node, boundary.logicalParent) ?? this.before(node, boundary.preservedTail) ?? this.lastMessageBefore(node);
+  }
+
+  /**
+   * The line named, if it came before: a parent written after its child (never seen in Claude
+   * Code's files, but possible in a damaged one) would place the child differently when it
+   * arrives live than when the file is read again, so it counts as never written.
+   */
+  private before(node: GraphNode, uuid: string | null): GraphNode | undefined {
+    const named = uuid ? this.byUuid.get(uuid) : undefined;
+    return named && named.order < node.order ? named : undefined;
   }
 
   /** The first line of a file whose chain starts fresh continues the file that began before it. */

@@ -130,9 +130,11 @@ function readAtom(r: Json, type: string, uuid: string, place: LinePlace): AtomMe
   const atom = bareAtom(uuid, (queued !== null ? 'user' : type) as AtomType, time(r.timestamp) ?? 0, place);
   atom.subtype = str(r.subtype);
   if (queued !== null) {
-    // A prompt typed while the model worked, spliced into the running turn.
-    atom.author = { kind: 'human' };
-    atom.promptLine = promptLine(queued);
+    // A prompt typed while the model worked, spliced into the running turn; or a harness notice
+    // queued the same way (a background task's <task-notification>).
+    const text = queued.trimStart();
+    atom.author = deriveAuthor({ promptSource: null, isMeta: false, isCompactSummary: false, text, toolResultOnly: false });
+    if (isOpenerAuthor(atom.author)) atom.promptLine = promptLine(queued);
   } else if (type === 'assistant' && message) {
     atom.model = str(message.model);
     atom.stopReason = str(message.stop_reason);

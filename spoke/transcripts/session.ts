@@ -77,6 +77,7 @@ export class TranscriptSession {
 
   addRecord(record: GraphRecord): void {
     const node = this.graph.add(record);
+    if (!node) return; // a copy of a line another file holds
     this.version++;
     if (record.cwd) this.cwd = record.cwd;
     if (record.gitBranch) this.gitBranch = record.gitBranch;
@@ -96,7 +97,8 @@ export class TranscriptSession {
     this.path.add(atom, this.graph.link(node));
     if (this.path.rewritten) {
       this.path.rewritten = false;
-      this.generation++;
+      // Waking reads again what was read before: its rewinds were counted when they happened.
+      if (!this.waking) this.generation++;
     }
   }
 
@@ -210,7 +212,7 @@ export class TranscriptSession {
     for (const node of this.graph.inOrder()) if (node.atom) path.add(node.atom, this.graph.link(node));
     let same = 0;
     while (same < old.length && same < path.atoms.length && old[same].uuid === path.atoms[same].uuid) same++;
-    if (same < old.length) this.generation++;
+    if (same < old.length && !this.waking) this.generation++;
     this.path = path;
     this.path.rewritten = false;
     this.pathStale = false;

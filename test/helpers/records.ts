@@ -58,4 +58,4 @@ export const system = (uuid: string, parent: string | null, subtype: string, ext
   ...extra,
 });
 
-export const progress = (uuid: string, parent: string) => ({ ...base(uuid, parent), type: 'progress', data: { type: 'hook_progress' } });
+export const progress = (uuid: string, parent: string | null) => ({ ...base(uuid, parent), type: 'progress', data: { type: 'hook_progress' } });
