@@ -188,9 +188,9 @@ export class LocalSource implements Source {
     return changes();
   }
 
-  /** A session's goals as the feed has them: as they are now, without the cleared ones. */
+  /** A session's goals as the feed has them: as they are now, without the cleared ones and those rolled up under another. */
   private feedGoalsOf(session: TranscriptSession): Goal[] {
-    return this.goalsNow(session).filter((goal) => !this.clears?.has(`${session.key}/${goal.anchor}`));
+    return this.goalsNow(session).filter((goal) => !goal.rolledUpInto && !this.clears?.has(`${session.key}/${goal.anchor}`));
   }
 
   /** A session's goals as the transcript shows them, with what the hooks say and the clock. */

@@ -27,7 +27,14 @@ const OutcomeEnum = builder.enumType('GoalOutcome', {
 const OriginEnum = builder.enumType('GoalOrigin', {
   values: { HUMAN: { value: 'human' }, SDK: { value: 'sdk' }, PEER: { value: 'peer' }, SYSTEM: { value: 'system' } } as const,
 });
-const ChildKindEnum = builder.enumType('ChildGoalKind', { values: ['TODO', 'TASK', 'SUBAGENT'] as const });
+const ChildKindEnum = builder.enumType('ChildGoalKind', {
+  values: {
+    TODO: { description: 'an item of the latest todo list (TodoWrite)' },
+    TASK: { description: 'a task it created (TaskCreate)' },
+    SUBAGENT: { description: 'a subagent it launched' },
+    ASK: { description: 'an older ask of the same session still open with a sign of life: a session works on one ask at a time, so it rolls up under the newest' },
+  } as const,
+});
 
 /** `host:sessionKey/anchor`: a goal's key is its session's key and the uuid of the prompt that opened it. */
 const goalId = (ref: GoalRef) => `${ref.host}:${ref.key}/${ref.goal.anchor}`;
@@ -51,7 +58,8 @@ interface ChildNode {
 }
 
 const ChildGoalRef = builder.objectRef<ChildNode>('ChildGoal').implement({
-  description: 'A part of a goal: an item of its latest todo list, a task it created (TaskCreate), or a subagent it launched.',
+  description:
+    'A part of a goal: an item of its latest todo list, a task it created (TaskCreate), a subagent it launched, or an older open ask of the same session rolled up under it.',
   fields: (t) => ({
     id: t.id({ resolve: (c) => `${goalId(c.ref)}/${c.child.key}` }),
     kind: t.field({ type: ChildKindEnum, resolve: (c) => c.child.kind }),
@@ -80,6 +88,16 @@ GoalRefType.implement({
     openedAt: t.field({ type: 'DateTime', resolve: (r) => r.goal.openedAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (r) => r.goal.updatedAt }),
     children: t.field({ type: [ChildGoalRef], resolve: (r) => r.goal.children.map((child) => ({ ref: r, child })) }),
+    rolledUpInto: t.field({
+      type: GoalRefType,
+      nullable: true,
+      description: 'the newer ask of the same session this open ask rolled up under (it is a part of kind ASK there, and no card of its own in the feed)',
+      resolve: (r, _, { source }) => {
+        const into = r.goal.rolledUpInto;
+        const goal = into ? source.goals(r.host, r.key).find((g) => g.anchor === into) : undefined;
+        return goal ? { host: r.host, key: r.key, goal } : null;
+      },
+    }),
     session: t.field({ type: SessionRef, nullable: true, resolve: (r, _, { source }) => source.session(r.host, r.key) }),
     anchor: t.field({
       type: AtomRef,
@@ -115,7 +133,7 @@ const TrailRef = builder.objectRef<TrailNode>('GoalTrailStep').implement({
 
 const FeedRef = builder.objectRef<Feed>('Feed').implement({
   description:
-    'Top-level goals in three columns by rolled-up status, newest first. Working needs a sign of life, and holds at most one goal per session: its newest ask at work.',
+    'Top-level goals in three columns by rolled-up status, newest first. Working needs a sign of life, and holds at most one goal per session: its newest ask at work, with the older asks still at work as its parts (kind ASK).',
   fields: (t) => ({
     working: t.field({ type: [GoalRefType], resolve: (f) => f.working }),
     blocked: t.field({ type: [GoalRefType], description: 'the goals that need you', resolve: (f) => f.blocked }),

@@ -17,7 +17,8 @@ export type BlockKind = 'PERMISSION' | 'QUESTION' | 'PLAN_APPROVAL' | 'ERROR';
 export interface ChildGoal {
   /** unique within its goal */
   key: string;
-  kind: 'TODO' | 'TASK' | 'SUBAGENT';
+  /** ASK: an older open ask of the same session, rolled up under the newest (applied when read) */
+  kind: 'TODO' | 'TASK' | 'SUBAGENT' | 'ASK';
   title: string;
   status: GoalStatus;
 }
@@ -36,6 +37,8 @@ export interface Goal {
   openedAt: number;
   updatedAt: number;
   children: ChildGoal[];
+  /** set when read: the anchor of the newer ask of the session this open one rolled up under */
+  rolledUpInto?: string;
 }
 
 /** The goals the transcript alone shows, oldest first. */

@@ -1,5 +1,5 @@
 import { UNKNOWN_LIVE, type LiveState } from '../live/hook-state';
-import type { Goal } from './judge';
+import type { ChildGoal, Goal } from './judge';
 
 // Working needs a sign of life: a live hook state that says the session is at work, or a record
 // whose own timestamp is recent by the kernel's clock (never a file's mtime, which is "now" in a
@@ -22,20 +22,26 @@ export function hasSignOfLife(lastRecordAt: number, live: LiveState, now: number
 }
 
 /**
- * The goals (oldest first) with what the clock says: of a session's goals still working with a
- * sign of life, only the newest stays in working (a session works on one ask at a time); every
- * other goal whose rolled-up status was WORKING is settled as left open. The hooks' state counts
- * for the session's newest goal only. BLOCKED goals stay as they are: only the answer clears a
- * hard block, however old it is.
+ * The goals (oldest first) with what the clock says. A session works on one ask at a time: of its
+ * goals still working with a sign of life, the newest stays in working and the older ones roll up
+ * under it (they become its parts, of kind ASK, and name it in `rolledUpInto`; the feed shows
+ * them there, not as cards of their own). Every other goal whose rolled-up status was WORKING is
+ * settled as left open. The hooks' state counts for the session's newest goal only. BLOCKED goals
+ * stay as they are: only the answer clears a hard block, however old it is.
  */
 export function withClock(goals: Goal[], live: LiveState, now: number): Goal[] {
   const last = goals.length - 1;
-  let working = -1;
-  goals.forEach((goal, i) => {
-    if (goal.rolledUpStatus === 'WORKING' && hasSignOfLife(goal.updatedAt, i === last ? live : UNKNOWN_LIVE, now)) working = i;
+  const alive = goals.map((goal, i) => goal.rolledUpStatus === 'WORKING' && hasSignOfLife(goal.updatedAt, i === last ? live : UNKNOWN_LIVE, now));
+  const working = alive.lastIndexOf(true);
+  const older = goals.filter((_, i) => alive[i] && i !== working);
+  return goals.map((goal, i) => {
+    if (i === working) return older.length === 0 ? goal : { ...goal, children: [...goal.children, ...older.map(asPart)] };
+    if (alive[i]) return { ...goal, rolledUpInto: goals[working].anchor };
+    return goal.rolledUpStatus === 'WORKING' ? leftOpen(goal) : goal;
   });
-  return goals.map((goal, i) => (goal.rolledUpStatus === 'WORKING' && i !== working ? leftOpen(goal) : goal));
 }
+
+const asPart = (goal: Goal): ChildGoal => ({ key: `ask-${goal.anchor}`, kind: 'ASK', title: goal.title, status: 'WORKING' });
 
 /**
  * A goal nobody is at work on: COMPLETED, with outcome UNFINISHED, unless the user interrupted

@@ -58,12 +58,15 @@ describe('the working column over the real fixtures', () => {
     expect((await kernel.gql(FEED)).data.feed.working).toEqual([]);
   });
 
-  it('keeps in working only the newest of a session’s asks that are open and recent', async () => {
+  it('keeps in working only the newest of a session’s asks that are open and recent, the older rolled up under it', async () => {
     // bf83f2a7 and d96a4288 were both left open, ten minutes apart: a moment when both are recent
     clock = Date.parse('2025-07-05T19:51:00Z');
-    const { feed } = (await kernel.gql(FEED)).data;
+    const { feed } = (await kernel.gql(`{ feed { working { id children { kind id } } completed { id } } }`)).data;
     expect(feed.working.map((g: any) => g.id)).toEqual([LEFT_OPEN[2].id]);
-    expect(feed.completed.find((g: any) => g.id === LEFT_OPEN[3].id)).toMatchObject({ rolledUpStatus: 'COMPLETED', outcome: 'INTERRUPTED' });
+    expect(feed.working[0].children.filter((c: any) => c.kind === 'ASK').map((c: any) => c.id)).toEqual([`${LEFT_OPEN[2].id}/ask-bf83f2a7-6126-4864-8017-85f26bbd0593`]);
+    expect(feed.completed.map((g: any) => g.id)).not.toContain(LEFT_OPEN[3].id);
+    const { goal } = (await kernel.gql(`query($id: ID!) { goal(id: $id) { rolledUpInto { id } } }`, { id: LEFT_OPEN[3].id })).data;
+    expect(goal.rolledUpInto.id).toBe(LEFT_OPEN[2].id);
   });
 });
 
@@ -84,7 +87,7 @@ describe('the working column over written transcripts', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('shows one card in working for a session with two open asks, the newer, and the older as unfinished', async () => {
+  it('shows one card in working for a session with two open asks, the newer, with the older rolled up under it', async () => {
     // the first ask ends its turn with its todo open; the second is still waiting for a tool
     writeFileSync(
       file('two'),
@@ -96,17 +99,37 @@ describe('the working column over written transcripts', () => {
         line(assistant('a3', 'p2', [toolUse('t-a3')], 'tool_use')),
     );
     kernel = await startTestKernel(root, { now: () => lastWritten() + MINUTE });
-    const { feed } = (await kernel.gql(FEED)).data;
-    expect(feed.working.map((g: any) => g.id)).toEqual(['test:two/p2']);
-    expect(feed.completed).toMatchObject([{ id: 'test:two/p1', status: 'COMPLETED', rolledUpStatus: 'COMPLETED', outcome: 'UNFINISHED' }]);
+    const { feed } = (await kernel.gql(`{ feed { working { id children { id kind title status } } blocked { id } completed { id } } }`)).data;
+    expect(feed.working).toEqual([
+      {
+        id: 'test:two/p2',
+        children: [{ id: 'test:two/p2/ask-p1', kind: 'ASK', title: 'plan the migration', status: 'WORKING' }],
+      },
+    ]);
+    expect([feed.blocked, feed.completed]).toEqual([[], []]);
+    const { goal } = (await kernel.gql(`{ goal(id: "test:two/p1") { rolledUpStatus rolledUpInto { id } } }`)).data;
+    expect(goal).toEqual({ rolledUpStatus: 'WORKING', rolledUpInto: { id: 'test:two/p2' } });
     // feedChanged sends the session's goals as the feed has them
     const changes = kernel.ws().iterate({ query: 'subscription { feedChanged(since: "1970-01-01T00:00:00Z") { goals { id rolledUpStatus outcome } } }' });
     const first = (await changes.next()).value as any;
     await changes.return?.();
-    expect(first.data.feedChanged.goals).toEqual([
-      { id: 'test:two/p1', rolledUpStatus: 'COMPLETED', outcome: 'UNFINISHED' },
-      { id: 'test:two/p2', rolledUpStatus: 'WORKING', outcome: null },
-    ]);
+    expect(first.data.feedChanged.goals).toEqual([{ id: 'test:two/p2', rolledUpStatus: 'WORKING', outcome: null }]);
+  });
+
+  it('settles the older ask as unfinished once it goes quiet, while the newer one is still at work', async () => {
+    writeFileSync(
+      file('two'),
+      line(prompt('p1', null, 'plan the migration')) +
+        line(todos('a1', 'p1')) +
+        line(toolResult('r1', 'a1', 't-a1')) +
+        line(assistant('a2', 'r1', [say('planned; shall I go on?')], 'end_turn')),
+    );
+    const planned = lastWritten();
+    appendFileSync(file('two'), line(prompt('p2', 'a2', 'go on', { timestamp: new Date(planned + 20 * MINUTE).toISOString() })));
+    kernel = await startTestKernel(root, { now: () => planned + 21 * MINUTE });
+    const { feed } = (await kernel.gql(FEED)).data;
+    expect(feed.working.map((g: any) => g.id)).toEqual(['test:two/p2']);
+    expect(feed.completed).toMatchObject([{ id: 'test:two/p1', status: 'COMPLETED', rolledUpStatus: 'COMPLETED', outcome: 'UNFINISHED' }]);
   });
 
   it('keeps an old ask in working while the hooks say its session is at work', async () => {

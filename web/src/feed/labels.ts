@@ -8,7 +8,7 @@ export const STATUS_LABEL: Record<GoalStatus, string> = { WORKING: 'working', BL
 
 const BLOCK_LABEL: Record<BlockKind, string> = { PERMISSION: 'Permission', QUESTION: 'Question', PLAN_APPROVAL: 'Plan approval', ERROR: 'Error' };
 
-export const CHILD_KIND_LABEL: Record<ChildKind, string> = { TODO: 'todo', TASK: 'task', SUBAGENT: 'subagent' };
+export const CHILD_KIND_LABEL: Record<ChildKind, string> = { TODO: 'todo', TASK: 'task', SUBAGENT: 'subagent', ASK: 'earlier ask' };
 
 /** "Permission: Bash(rm -rf build)": what the goal waits for, in one line. */
 export function blockLine(block: { kind: BlockKind; text: string }): string {

@@ -2,7 +2,7 @@
 
 export type GoalStatus = 'WORKING' | 'BLOCKED' | 'COMPLETED';
 export type BlockKind = 'PERMISSION' | 'QUESTION' | 'PLAN_APPROVAL' | 'ERROR';
-export type ChildKind = 'TODO' | 'TASK' | 'SUBAGENT';
+export type ChildKind = 'TODO' | 'TASK' | 'SUBAGENT' | 'ASK';
 /** UNFINISHED: left open with nobody at work on it (the kernel decides, by its clock) */
 export type GoalOutcome = 'COMPLETED' | 'INTERRUPTED' | 'UNFINISHED';
 
