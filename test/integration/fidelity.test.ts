@@ -99,6 +99,43 @@ describe('the real fixtures, read through the API', () => {
   });
 });
 
+describe('a public 2.1.88 transcript with a compaction and a screenshot (test/fixtures/public-projects)', () => {
+  const PUBLIC = join(import.meta.dirname, '..', 'fixtures', 'public-projects');
+  const FILE = join(PUBLIC, 'c--Users-loganf-Documents-IDAHO-VAULT', '744827a2-a4c6-4a5b-9997-81d6e9384d8d.jsonl');
+  const ID = 'test:744827a2-a4c6-4a5b-9997-81d6e9384d8d';
+  let kernel: TestKernel;
+  let atoms: any[];
+  beforeAll(async () => {
+    kernel = await startTestKernel(PUBLIC);
+    atoms = await wholePath(kernel, ID);
+  });
+  afterAll(() => kernel.close());
+
+  it('reaches every typed prompt, before the compaction and after it', () => {
+    const texts = blocks(atoms, 'TextBlock').map((b: any) => norm(b.text));
+    const prompts = keptPrompts(FILE);
+    expect(prompts.length).toBeGreaterThan(10);
+    for (const p of prompts) expect(texts.some((t: string) => t.includes(norm(p).slice(0, 60))), p.slice(0, 60)).toBe(true);
+    const boundary = atoms.findIndex((a) => a.subtype === 'compact_boundary');
+    expect(boundary).toBeGreaterThan(100);
+    expect(atoms[boundary - 1].uuid).toBe('868847a2-912a-4434-b761-e092e5a6cb7f');
+  });
+
+  it('pairs every tool call with its result, and keeps the JPEG a Read returned', () => {
+    const results = new Map(blocks(atoms, 'ToolResultBlock').map((b: any) => [b.toolUseId, b]));
+    const calls = blocks(atoms, 'ToolUseBlock');
+    expect(calls.length).toBe(44);
+    expect(calls.filter((c: any) => !results.get(c.toolUseId)?.toolName)).toEqual([]);
+    const pictures = blocks(atoms, 'ToolResultBlock').flatMap((b: any) => b.images);
+    expect(pictures.map((p: any) => [p.mediaType, p.data.length])).toEqual([['image/jpeg', 29_340]]);
+  });
+
+  it('is named after its first real prompt, not the /model it opened with', async () => {
+    const { data } = await kernel.gql(`{ session(id: "${ID}") { name } }`);
+    expect(data.session.name).toMatch(/^Logan has awakened you/);
+  });
+});
+
 describe('written transcripts, appended line by line', () => {
   let root: string;
   let file: string;
