@@ -2,6 +2,7 @@ import type { Agent } from 'node:http';
 import { createClient, type Client as WsClient, type ExecutionResult, type FormattedExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
 import { RemoteAnswerError, type RemoteError, type RemoteResult } from '../schema/remote/delegate';
+import { FairQueue } from './fair-queue';
 
 // The hub's client of one remote kernel: one graphql-ws socket through the tunnel's agent
 // (federation/tunnel.ts) carries every query, mutation and subscription. A query over that socket
@@ -16,7 +17,11 @@ const MAX_ANSWER = 64 * 2 ** 20;
 const MAX_MESSAGE = 2 ** 20;
 /** What one operation may take from being asked, its wait for a place among those in flight included. */
 const ANSWER_TIMEOUT_MS = 15_000;
-/** Operations on their way at once, so the hub's queries never crowd out its streams there. */
+/**
+ * Operations on their way at once, so the hub's queries never crowd out its streams there (a
+ * kernel takes up to 16 at once on a hub's socket: server/websocket.ts); the hub's clients take
+ * turns for them (fair-queue.ts).
+ */
 const MAX_IN_FLIGHT = 8;
 /** Events of one subscription the hub holds before its reader takes them: change notices and atoms, small. */
 const MAX_WAITING_EVENTS = 1000;
@@ -32,8 +37,7 @@ export class AnswerTooLargeError extends Error {
 
 export class RemoteClient {
   private wsClient: WsClient | null = null;
-  private inFlight = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly places = new FairQueue(MAX_IN_FLIGHT);
 
   constructor(
     private readonly agent: Agent,
@@ -52,7 +56,8 @@ export class RemoteClient {
   async execute(query: string, variables: Record<string, unknown> = {}, operationName?: string): Promise<RemoteResult> {
     // one deadline from now: behind operations that hang, a wait for a place would be endless
     const deadline = performance.now() + this.answerTimeoutMs;
-    const release = await this.turn(deadline);
+    const late = () => new Error(`the remote kernel did not answer within ${this.answerTimeoutMs / 1000} s: the operations before this one were still running`);
+    const release = await this.places.acquire(deadline, late);
     try {
       return await this.operation(query, variables, operationName, deadline);
     } finally {
@@ -146,37 +151,6 @@ export class RemoteClient {
     // dispose rethrows a connection that already failed: the link is going away either way
     Promise.resolve(this.wsClient?.dispose()).catch(() => undefined);
     this.agent.destroy();
-  }
-
-  /** Waits for a place among the operations in flight, until the deadline; the release hands it to the next in line. */
-  private async turn(deadline: number): Promise<() => void> {
-    const release = () => {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.inFlight--;
-    };
-    if (this.inFlight < MAX_IN_FLIGHT) {
-      this.inFlight++;
-      return release;
-    }
-    const late = () => new Error(`the remote kernel did not answer within ${this.answerTimeoutMs / 1000} s: the operations before this one were still running`);
-    await new Promise<void>((resolve, reject) => {
-      const placed = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.waiting.splice(this.waiting.indexOf(placed), 1);
-        reject(late());
-      }, deadline - performance.now());
-      this.waiting.push(placed);
-    });
-    // a place that came free only at the deadline goes on to the next in line, unused
-    if (performance.now() >= deadline) {
-      release();
-      throw late();
-    }
-    return release;
   }
 
   /**

@@ -1,5 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import type DataLoader from 'dataloader';
+import './budget-plugin';
+import type { OperationBudget } from './operation-budget';
 import type { HostDirectory, Source } from '../spoke/model/source';
 import type { RemoteDirectory } from './remote/delegate';
 import type { ContentBlock } from '../spoke/model/types';
@@ -15,6 +17,12 @@ export interface Context {
   remotes: RemoteDirectory;
   /** batches content loads of one request: key is the atom's wire id */
   content: DataLoader<AtomKey, ContentBlock[], string>;
+  /** what a query or mutation may still do (server/security/operation-bounds.ts); none for subscriptions */
+  budget?: OperationBudget;
+  /** aborts when the caller is gone (its socket or request closed) */
+  signal?: AbortSignal | null;
+  /** who asked (their socket): a hub shares a host's places fairly between its callers */
+  requester?: object;
 }
 
 export interface AtomKey {
@@ -31,6 +39,7 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
+  plugins: ['operationBudget'],
   defaultFieldNullability: false,
 });
 

@@ -68,7 +68,8 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   });
   // hosts.json is read before anything listens: a bad one stops the start with the field and why
   const hosts = new LinkedHosts({ stateDir: options.stateDir, localName: source.hosts()[0].name, log, ...options.federation });
-  const yoga = createLoomYoga(source, hosts, options.limits ?? DEFAULT_LIMITS, log);
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const yoga = createLoomYoga(source, hosts, limits, log);
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -87,7 +88,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   const access = new AccessPolicy({ stateDir: options.stateDir, port, bindHost, extraHosts: options.allowHosts });
   const throttle = new FailureThrottle();
   server.on('request', httpHandler({ yoga, hubFastPath: hubFastPath(yoga, hosts), access, throttle, log }));
-  const wss = attachWebSocket(server, { yoga, access, throttle, log });
+  const wss = attachWebSocket(server, { yoga, access, throttle, log, operations: { socket: limits.socketOperations, hubSocket: limits.hubSocketOperations } });
 
   // Serve while indexing: the API reports progress from the first moment.
   const indexed = source.start(options.onProgress);

@@ -30,19 +30,34 @@ interface Upgrade {
 
 export interface WebSocketDeps {
   yoga: LoomYoga;
+  /** queries and mutations one socket may run at once: a client's, and a linked hub's */
+  operations: { socket: number; hubSocket: number };
   access: AccessPolicy;
   throttle: FailureThrottle;
   log: (message: string) => void;
 }
 
 export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketServer {
-  const { yoga, access, throttle, log } = deps;
+  const { yoga, access, throttle, log, operations } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
   const upgrades = new WeakMap<IncomingMessage, Upgrade>();
   /** the token fingerprint each socket signed in under */
   const signedIn = new Map<WebSocket, string>();
   /** subscriptions open or being set up, per socket (ctx.subscriptions fills only once set up) */
   const open = new WeakMap<WebSocket, Set<string>>();
+  /** queries and mutations running, per socket, each with what stops it when the socket closes */
+  const running = new WeakMap<WebSocket, Map<string, AbortController>>();
+  const runningOn = (socket: WebSocket): Map<string, AbortController> => {
+    let ops = running.get(socket);
+    if (!ops) {
+      const created = new Map<string, AbortController>();
+      running.set(socket, created);
+      // graphql-js cannot stop an execution; its resolvers see the signal and throw at once
+      socket.once('close', () => created.forEach((op) => op.abort()));
+      ops = created;
+    }
+    return ops;
+  };
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(req.url ?? '/', 'http://loom').pathname;
@@ -68,35 +83,59 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
         return false; // graphql-ws closes with 4403 Forbidden
       },
       onSubscribe: async (ctx, id, payload) => {
-        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: payload });
+        const socket = ctx.extra.socket;
+        const stop = new AbortController();
+        const enveloped = yoga.getEnveloped({ ...ctx, req: ctx.extra.request, socket, signal: stop.signal, params: payload });
         const { document, errors } = checkedDocument(enveloped, payload.query);
         if (!document) return [...errors];
-        // Only subscriptions count: a query or mutation ends with its answer (a hub sends all of
-        // them on one socket, beside its streams). Counted before the first await, so a burst
-        // cannot slip past the limit while others are being set up.
+        const hub = viaHub({ connectionParams: ctx.connectionParams });
+        // Counted before the first await, so a burst cannot slip past a limit while others are
+        // being set up. A subscription is open until it ends; a query or mutation runs until its
+        // answer (a hub sends all of them on one socket, beside its streams).
         if (getOperationAST(document, payload.operationName)?.operation === 'subscription') {
-          const ids = open.get(ctx.extra.socket) ?? new Set<string>();
-          open.set(ctx.extra.socket, ids);
-          const limit = viaHub({ connectionParams: ctx.connectionParams }) ? MAX_SUBSCRIPTIONS_FOR_A_HUB : MAX_SUBSCRIPTIONS;
+          const ids = open.get(socket) ?? new Set<string>();
+          open.set(socket, ids);
+          const limit = hub ? MAX_SUBSCRIPTIONS_FOR_A_HUB : MAX_SUBSCRIPTIONS;
           if (ids.size >= limit) {
             return [new GraphQLError(`at most ${limit} subscriptions per connection`, { extensions: { code: 'BAD_USER_INPUT' } })];
           }
           ids.add(id);
+        } else {
+          const ops = runningOn(socket);
+          const limit = hub ? operations.hubSocket : operations.socket;
+          if (ops.size >= limit) {
+            const message = `at most ${limit} queries and mutations run at once on one connection: wait for an answer before asking more`;
+            return [new GraphQLError(message, { extensions: { code: 'UNAVAILABLE' } })];
+          }
+          ops.set(id, stop);
         }
-        return {
-          schema: enveloped.schema,
-          operationName: payload.operationName,
-          document,
-          variableValues: payload.variables,
-          contextValue: await enveloped.contextFactory(),
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
-        };
+        try {
+          return {
+            schema: enveloped.schema,
+            operationName: payload.operationName,
+            document,
+            variableValues: payload.variables,
+            contextValue: await enveloped.contextFactory(),
+            rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe, done: () => running.get(socket)?.delete(id) },
+          };
+        } catch (err) {
+          running.get(socket)?.delete(id);
+          throw err;
+        }
       },
       onComplete: (ctx, id) => {
         open.get(ctx.extra.socket)?.delete(id);
+        running.get(ctx.extra.socket)?.delete(id);
       },
-      execute: (args) => (args.rootValue as Enveloped).execute(args),
-      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      execute: async (args) => {
+        const root = args.rootValue as Operation;
+        try {
+          return await root.execute(args);
+        } finally {
+          root.done();
+        }
+      },
+      subscribe: (args) => (args.rootValue as Operation).subscribe(args),
     },
     wss,
   );
@@ -138,6 +177,9 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
   wss.on('close', () => clearInterval(watchdog));
   return wss;
 }
+
+/** What onSubscribe hands graphql-ws's execute and subscribe: yoga's, and the release of the socket's place. */
+type Operation = Pick<Enveloped, 'execute' | 'subscribe'> & { done: () => void };
 
 function reject(socket: Duplex, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);

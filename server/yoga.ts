@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError, type DocumentNode } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
@@ -6,6 +7,7 @@ import type { HostDirectory, Source } from '../spoke/model/source';
 import { Pulse } from '../spoke/model/pulse';
 import { TOKEN_HEADER, VIA_HUB_HEADER } from './security/access';
 import { limitsPlugin, type QueryLimits } from './security/limits';
+import { operationBoundsPlugin } from './security/operation-bounds';
 
 // graphql-yoga over the Loom schema: one instance serves HTTP and, through its envelop, the
 // graphql-ws WebSocket too, so both share context, limits and error masking.
@@ -17,15 +19,31 @@ export function viaHub(init: { request?: Request; connectionParams?: Record<stri
   return init.request?.headers.get(VIA_HUB_HEADER) === '1' || init.connectionParams?.viaHub === true;
 }
 
-export type LoomYoga = YogaServerInstance<Record<string, never>, Context>;
+/** What a request brings to yoga: Node's request over HTTP; a WebSocket operation, its socket and signal too. */
+export interface ServerContext {
+  req?: IncomingMessage;
+  socket?: object;
+  signal?: AbortSignal;
+  connectionParams?: Record<string, unknown>;
+}
+
+export type LoomYoga = YogaServerInstance<ServerContext, Context>;
 
 export function createLoomYoga(source: Source, hosts: HostDirectory & RemoteDirectory, limits: QueryLimits, log: (message: string) => void): LoomYoga {
-  return createYoga<Record<string, never>, Context>({
+  return createYoga<ServerContext, Context>({
     schema: loomSchema(),
     graphqlEndpoint: '/graphql',
     // A hub asking on behalf of its own clients gets this machine's sessions only: a remote's own
     // links are never re-exported, so links cannot loop.
-    context: (init) => ({ source, hosts, remotes: viaHub(init) ? NO_REMOTES : hosts, content: contentLoader(source) }),
+    context: (init) => ({
+      source,
+      hosts,
+      remotes: viaHub(init) ? NO_REMOTES : hosts,
+      content: contentLoader(source),
+      // the WebSocket passes its operation's signal and socket; HTTP has the request's
+      signal: init.signal ?? init.request?.signal ?? null,
+      requester: init.socket ?? init.req?.socket ?? init.request,
+    }),
     // yoga's default CORS echoes any Origin with credentials; Loom answers its own page only.
     cors: false,
     // GraphiQL is served by server/http.ts, under its own Content-Security-Policy.
@@ -34,6 +52,7 @@ export function createLoomYoga(source: Source, hosts: HostDirectory & RemoteDire
     logging: false,
     plugins: [
       limitsPlugin(limits),
+      operationBoundsPlugin(limits),
       // A "simple" request (text/plain or form POST, header-less GET) is what a cross-site page
       // can send without a preflight: refuse it unless it carries a header only a tool sets.
       useCSRFPrevention({ requestHeaders: [TOKEN_HEADER, 'x-graphql-yoga-csrf'] }),

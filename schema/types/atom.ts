@@ -49,7 +49,11 @@ export const AtomRef = builder.objectRef<AtomNode>('Atom').implement({
     fsid: t.string({ nullable: true, description: 'the transcript file that holds this line', resolve: (n) => n.atom.fsid }),
     content: t.field({
       type: [ContentBlockRef],
-      resolve: (n, _, ctx) => ('content' in n.atom ? n.atom.content : ctx.content.load({ host: n.host, key: n.key, atom: n.atom })),
+      resolve: (n, _, ctx) => {
+        if ('content' in n.atom) return n.atom.content;
+        ctx.budget?.read(n.atom.length);
+        return ctx.content.load({ host: n.host, key: n.key, atom: n.atom });
+      },
     }),
   }),
 });

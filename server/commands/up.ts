@@ -43,6 +43,10 @@ export async function up(argv: string[]): Promise<void> {
   if (stopDemo) projectsRoot = stopDemo.root;
 
   const bar = progressBar(process.stderr);
+  const log = (m: string) => process.stderr.write(`${new Date().toISOString()} ${m}\n`);
+  // A promise nobody waits for any more (graphql-js stops waiting for a list's other items once
+  // one fails) must not take the kernel down: Node would end the process on it.
+  process.on('unhandledRejection', (err) => log(`a rejection nobody waited for: ${(err as Error)?.message ?? String(err)}`));
   const kernel = await startKernel({
     projectsRoot,
     stateDir: resolveStateDir(values.state),
@@ -51,7 +55,7 @@ export async function up(argv: string[]): Promise<void> {
     allowHosts: values['allow-host'],
     limits,
     hostName: values.name,
-    log: (m) => process.stderr.write(`${new Date().toISOString()} ${m}\n`),
+    log,
     onProgress: (p) => bar.update(p),
   }).catch((err: NodeJS.ErrnoException) => {
     if (err instanceof StateDirBusyError || err instanceof InsecureStateError) return fail(err.message);

@@ -2,7 +2,9 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { z } from 'zod';
 
 // Limits on what one GraphQL operation may ask, enforced while parsing and validating (before
-// any resolver runs), on HTTP and WebSocket alike since both go through yoga's envelop.
+// any resolver runs), on HTTP and WebSocket alike since both go through yoga's envelop; and on
+// what operations may do once they run (operation-bounds.ts). One type, its defaults beside each
+// field; `loom up --limit name=value` changes any of them.
 
 export const QueryLimits = z.object({
   depth: z.number().int().positive().default(8),
@@ -10,6 +12,16 @@ export const QueryLimits = z.object({
   tokens: z.number().int().positive().default(2000),
   directives: z.number().int().nonnegative().default(10),
   cost: z.number().int().positive().default(50_000),
+  /** queries and mutations running at once in the kernel, every caller together */
+  operations: z.number().int().positive().default(32),
+  /** queries and mutations running at once on one WebSocket (a hub's socket: `hubSocketOperations`) */
+  socketOperations: z.number().int().positive().default(4),
+  /** the same on a linked hub's socket, which carries all of that hub's callers (the hub sends 8 at most) */
+  hubSocketOperations: z.number().int().positive().default(16),
+  /** values one answer may hold, counted as it is built: every field, every list item */
+  values: z.number().int().positive().default(100_000),
+  /** transcript bytes one answer may read (atoms' content) */
+  bytes: z.number().int().positive().default(64 * 2 ** 20),
 });
 export type QueryLimits = z.infer<typeof QueryLimits>;
 

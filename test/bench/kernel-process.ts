@@ -12,6 +12,8 @@ export const LOOM = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom
 
 export interface KernelProcess {
   name: string;
+  /** the kernel's process, for what only the OS can tell (its memory) */
+  pid: number;
   url: string;
   port: number;
   stateDir: string;
@@ -31,6 +33,8 @@ export interface KernelProcessOptions {
   stateDir: string;
   /** the environment's HOME (a hub finds ~/.ssh there) */
   home?: string;
+  /** more arguments for `loom up` (`--limit values=1000`) */
+  args?: string[];
 }
 
 /** Starts `loom up --port 0` and resolves once it has indexed and printed its URL. */
@@ -40,7 +44,7 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
   if (options.home) env.HOME = options.home;
   const child = spawn(
     process.execPath,
-    [LOOM, 'up', '--port', '0', '--projects', options.projects, '--state', options.stateDir, '--no-demo', '--name', options.name],
+    [LOOM, 'up', '--port', '0', '--projects', options.projects, '--state', options.stateDir, '--no-demo', '--name', options.name, ...(options.args ?? [])],
     { stdio: ['ignore', 'pipe', 'pipe'], env },
   );
   let stderr = '';
@@ -59,6 +63,7 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
   const clients: Client[] = [];
   return {
     name: options.name,
+    pid: child.pid!,
     url,
     port: Number(new URL(url).port),
     stateDir: options.stateDir,

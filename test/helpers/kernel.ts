@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startKernel, type Kernel, type KernelOptions } from '../../server/kernel';
+import { DEFAULT_LIMITS, type QueryLimits } from '../../server/security/limits';
 
 export const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'claude-projects');
 
@@ -33,6 +34,8 @@ export interface TestKernelOptions {
   federation?: KernelOptions['federation'];
   /** the kernel's clock; the real one by default */
   now?: () => number;
+  /** GraphQL limits and bounds; the defaults otherwise */
+  limits?: Partial<QueryLimits>;
 }
 
 /** Starts a real kernel on a free loopback port over the given projects dir, and waits for its first index. */
@@ -47,6 +50,7 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
     hostName: options.hostName ?? 'test',
     awakeLimit: options.awakeLimit,
     now: options.now,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
     log: (m) => logs.push(m),
   });
   await kernel.indexed;
