@@ -1,10 +1,11 @@
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startKernelProcess, type KernelProcess } from '../bench/kernel-process';
-import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { LOOM, startKernelProcess, type KernelProcess } from '../bench/kernel-process';
+import { FAST_LINKS, FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { startSshd, type TestSshd } from '../helpers/sshd';
 import { until } from '../helpers/wait';
 
 // Bounds on the work operations do: one socket cannot take the kernel down, a query cannot hold
@@ -142,3 +143,44 @@ describe('operations at once', () => {
     expect(performance.now() - closedAt).toBeLessThan(whole);
   });
 });
+
+describe('a flood through a hub', () => {
+  // the host in its own process behind a real sshd; the hub links it from its hosts.json
+  let sshd: TestSshd;
+  let host: KernelProcess;
+  let hub: TestKernel;
+  let hostState: string;
+  let hubState: string;
+  beforeAll(async () => {
+    sshd = await startSshd();
+    hostState = mkdtempSync(join(tmpdir(), 'loom-bounds-host-'));
+    host = await startKernelProcess({ name: 'gpubox', projects: FIXTURES, stateDir: hostState });
+    hubState = mkdtempSync(join(tmpdir(), 'loom-bounds-hub-'));
+    const link = { name: 'gpu', target: `${sshd.user}@127.0.0.1:${sshd.port}`, trust: 'directed', command: `${process.execPath} ${LOOM}`, stateDir: hostState };
+    writeFileSync(join(hubState, 'hosts.json'), JSON.stringify({ hosts: [link] }));
+    hub = await startTestKernel(mkdtempSync(join(tmpdir(), 'loom-bounds-hub-projects-')), { hostName: 'laptop', stateDir: hubState, federation: { home: sshd.home, ...FAST_LINKS } });
+    await until(async () => (await hub.gql(`{ hosts { name status { state } } }`)).data.hosts.find((h: any) => h.name === 'gpu')?.status.state === 'UP', 'the host linked');
+  }, 60_000);
+  afterAll(async () => {
+    await hub?.close();
+    await host?.stop();
+    await sshd?.close();
+    for (const dir of [hostState, hubState]) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps answering a second hub client while one floods the host through it, and the host stays up', { timeout: 120_000 }, async () => {
+    const heavy = `{ transcript(sessionId: "gpu:4d5611e5-241a-462a-8d15-5122611a9569", limit: 1000) { entries { content { __typename } } } }`;
+    const counter = { n: 0 };
+    const flooder = hub.ws();
+    const flood = Array.from({ length: 400 }, () => send(flooder, heavy, counter));
+    const second = send(hub.ws(), `{ session(id: "gpu:29ccd257-68b1-427f-ae5f-6524b7cb6f20") { name } }`, counter);
+    const results = await Promise.all(flood);
+    const answered = await second;
+    expect(answered.code).toBeNull();
+    expect(answered.order).toBeLessThan(Math.max(...results.map((r) => r.order)));
+    expect(results.filter((r) => r.code === 'UNAVAILABLE').length).toBeGreaterThanOrEqual(396);
+    expect(results.filter((r) => r.code === null).length).toBeGreaterThan(0);
+    expect(await host.gql(HONEST)).toMatchObject({ kernel: { version: expect.any(String) } });
+  });
+});
+
