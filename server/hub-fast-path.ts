@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { asRequester } from '../federation/fair-queue';
 import type { RemoteDirectory } from '../schema/index';
 import { forwardPlan, forwardWhole, type ForwardPlan } from '../schema/remote/forward-whole';
 import { VIA_HUB_HEADER } from './security/access';
@@ -63,7 +64,8 @@ export function hubFastPath(yoga: LoomYoga, remotes: RemoteDirectory): HubFastPa
     (req as IncomingMessage & { body?: Buffer }).body = raw;
     const params = parseParams(raw);
     const plan = params && planFor(req, params.query, params.operationName ?? undefined);
-    const forwarded = plan && (await forwardWhole(plan, params.variables ?? {}, remotes));
+    // it waits for its place at the host as its caller's connection (federation/fair-queue.ts)
+    const forwarded = plan && (await asRequester(req.socket, () => forwardWhole(plan, params.variables ?? {}, remotes)));
     if (!forwarded) return false;
     const body = JSON.stringify(forwarded.result);
     const hubMs = performance.now() - arrived - forwarded.remoteMs;
