@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { homedir, userInfo } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { RemoteAnswerError, type RemoteDirectory, type RemoteExecutor } from '../schema/remote/delegate';
 import { claimedBy, hostRenamer } from '../schema/remote/id-rewrite';
@@ -8,10 +7,10 @@ import { Pulse } from '../spoke/model/pulse';
 import { BadInputError, NotFoundError, UnavailableError, type HostDirectory, type HostLinkRequest } from '../spoke/model/source';
 import type { HostInfo, TrustTier } from '../spoke/model/types';
 import { HostConnection } from './host-link';
-import { parseLinkedHost, readHostsConfig, writeHostsConfig, type LinkedHost } from './hosts-config';
+import { HostsConfigError, parseLinkedHost, readHostsConfig, writeHostsConfig, type LinkedHost } from './hosts-config';
 import { AnswerTooLargeError } from './remote-client';
 import type { RemoteKernel } from './remote-kernel';
-import { resolveSshTarget, SshTargetError, type SshTarget } from './ssh-target';
+import { defaultHostName, resolveSshTargetAt, SshTargetError, type SshTarget } from './ssh-target';
 
 // Every host this kernel links, from `<state>/hosts.json`: one connection each, their status for
 // the API, and the changes (link, unlink, trust, a host going up or down) as one signal.
@@ -68,24 +67,34 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
     return [...this.connections.values()].flatMap((c) => executorOf(c) ?? []);
   }
 
-  /** Links a host (or links it again with new settings) and waits for the first attempt's outcome. */
+  /**
+   * Links a host (or links it again with new settings) and waits for the first attempt's outcome.
+   * The command run there and its state dir come from hosts.json only (`loom link --command`
+   * writes them there), never from a request.
+   */
   async link(request: HostLinkRequest): Promise<HostInfo> {
     const target = this.resolve(request.target);
     const existing = [...this.connections.values()].find((c) => c.host.target === request.target);
-    const host = parseLinkedHost({
-      name: request.name ?? existing?.host.name ?? target.hostName.split('.')[0],
-      target: request.target,
-      trust: request.trust ?? existing?.host.trust,
-      command: request.command ?? existing?.host.command,
-      stateDir: request.stateDir ?? existing?.host.stateDir,
-    });
-    if (host.name === this.options.localName) throw new BadInputError(`"${host.name}" is this machine's own name; give the host another with --name`);
-    if (existing && existing.host.name !== host.name) this.drop(existing.host.name);
-    this.drop(host.name);
-    const connection = this.connect(host, request);
-    this.save();
-    await connection.settled();
-    return { name: host.name, local: false, link: connection.info() };
+    const configured = this.configured(request.target);
+    try {
+      const host = this.checked({
+        name: request.name ?? existing?.host.name ?? configured?.name ?? defaultHostName(target),
+        target: request.target,
+        trust: request.trust ?? existing?.host.trust ?? configured?.trust,
+        command: configured?.command,
+        stateDir: configured?.stateDir,
+      });
+      if (existing && existing.host.name !== host.name) this.drop(existing.host.name);
+      this.drop(host.name);
+      const connection = this.connect(host, request);
+      this.save();
+      await connection.settled();
+      return { name: host.name, local: false, link: connection.info() };
+    } catch (err) {
+      // an entry `loom link` wrote for a link refused here does not stay to be linked at the next start
+      if (configured && !this.connections.has(configured.name)) this.save();
+      throw err;
+    }
   }
 
   unlink(name: string): boolean {
@@ -140,18 +149,18 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
   }
 
   private resolve(target: string): SshTarget {
-    let configText: string | null = null;
-    try {
-      configText = readFileSync(join(this.home, '.ssh', 'config'), 'utf8');
-    } catch {
-      configText = null;
-    }
-    try {
-      return resolveSshTarget(target, { configText, home: this.home, localUser: userInfo().username });
-    } catch (err) {
-      if (err instanceof SshTargetError) throw new BadInputError(err.message);
-      throw err;
-    }
+    return refusedAsBadInput(() => resolveSshTargetAt(target, this.home));
+  }
+
+  /** The target's entry in hosts.json as it is on disk now. */
+  private configured(target: string): LinkedHost | undefined {
+    return refusedAsBadInput(() => readHostsConfig(this.options.stateDir).find((h) => h.target === target));
+  }
+
+  private checked(input: Parameters<typeof parseLinkedHost>[0]): LinkedHost {
+    const host = refusedAsBadInput(() => parseLinkedHost(input));
+    if (host.name === this.options.localName) throw new BadInputError(`"${host.name}" is this machine's own name; give the host another with --name`);
+    return host;
   }
 
   private save(): void {
@@ -160,6 +169,16 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
 
   private changed(): void {
     for (const l of this.listeners) l();
+  }
+}
+
+/** Runs a check whose refusal the caller can fix, so its reason reaches them (BAD_USER_INPUT). */
+function refusedAsBadInput<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    if (err instanceof HostsConfigError || err instanceof SshTargetError) throw new BadInputError(err.message);
+    throw err;
   }
 }
 

@@ -4,6 +4,7 @@ import type { LinkedHost } from './hosts-config';
 import { LinkFailure } from './link-failure';
 import { ListCache } from './list-cache';
 import { RemoteClient } from './remote-client';
+import { quotedCommand } from './remote-command';
 import { exec, shellQuote } from './remote-exec';
 import { TunnelAgent } from './tunnel';
 
@@ -28,11 +29,11 @@ interface RunningKernel {
 
 /** What `loom status --json` says there: the running kernel, or null when none runs. */
 async function remoteStatus(ssh: Client, host: LinkedHost, stateFlag: string): Promise<RunningKernel | null> {
-  const result = await exec(ssh, `${host.command} status --json${stateFlag}`);
+  const result = await exec(ssh, `${quotedCommand(host.command)} status --json${stateFlag}`);
   if (result.code === 127) {
     throw new LinkFailure(
       'KERNEL_NOT_RUNNING',
-      `"${host.command}" is not found on ${host.name}: install Loom there, or tell the hub how to run it (loom link ${host.target} --command "node /path/to/loom/server/bin/loom.js")`,
+      `"${host.command}" is not found on ${host.name}: install Loom there, or tell the hub how to run it (loom link ${host.target} --command "/usr/bin/node /path/to/loom/server/bin/loom.js")`,
     );
   }
   const json = parseLastLine(result.stdout) as { running?: boolean; port?: number; stateDir?: string; version?: string } | null;
@@ -47,7 +48,7 @@ export async function reachKernel(ssh: Client, host: LinkedHost, options = { sta
   let status = await remoteStatus(ssh, host, stateFlag);
   if (!status && options.start) {
     // asked for in so many words (loom link --start): started detached, on a free port, no demo
-    await exec(ssh, `nohup ${host.command} up --no-demo --port 0${stateFlag} >/dev/null 2>&1 </dev/null &`);
+    await exec(ssh, `nohup ${quotedCommand(host.command)} up --no-demo --port 0${stateFlag} >/dev/null 2>&1 </dev/null &`);
     const deadline = Date.now() + START_WAIT_MS;
     while (!status && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 500));

@@ -1,5 +1,7 @@
 // Turns what the user typed for `loom link <ssh-target>` into connection settings, reading
 // ~/.ssh/config the way ssh(1) would, so an alias that works with `ssh` works with Loom.
+import { readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseSshConfig, type SSHConfig } from 'ssh-config';
 
@@ -44,6 +46,20 @@ export function resolveSshTarget(target: string, options: ResolveOptions): SshTa
   const config = options.configText === null ? null : parseConfig(options.configText);
   return resolveTyped(target, parseTarget(target), config, options, []);
 }
+
+/** Resolves a target with the ~/.ssh/config of `home`, as this machine's user. */
+export function resolveSshTargetAt(target: string, home: string): SshTarget {
+  let configText: string | null;
+  try {
+    configText = readFileSync(join(home, '.ssh', 'config'), 'utf8');
+  } catch {
+    configText = null;
+  }
+  return resolveSshTarget(target, { configText, home, localUser: userInfo().username });
+}
+
+/** The name a host gets when none is given: the first label of its host name. */
+export const defaultHostName = (target: SshTarget): string => target.hostName.split('.')[0];
 
 function resolveTyped(target: string, typed: TypedTarget, config: SSHConfig | null, options: ResolveOptions, via: string[]): SshTarget {
   const settings = config === null ? {} : settingsFor(config, typed);

@@ -57,13 +57,11 @@ builder.mutationField('linkHost', (t) =>
   t.field({
     type: HostRef,
     description:
-      'Links a host over SSH (linking the same target again updates it) and answers after the first attempt: UP, or DOWN with the reason. An unknown host key is refused with its fingerprint unless acceptNewHostKey.',
+      "Links a host over SSH (linking the same target again updates it) and answers after the first attempt: UP, or DOWN with the reason. An unknown host key is refused with its fingerprint unless acceptNewHostKey. The command run there and its state dir come from the hub's hosts.json only: `loom link <target> --command CMD --remote-state DIR` on the hub writes them.",
     args: {
       target: t.arg.string({ required: true, description: 'user@host:port or a ~/.ssh/config alias' }),
       name: t.arg.string({ description: 'the alias ids carry; default the first label of the host name' }),
       trust: t.arg({ type: TrustTierEnum, description: 'default DIRECTED' }),
-      command: t.arg.string({ description: 'how to run loom there; default "loom"' }),
-      stateDir: t.arg.string({ description: "the remote kernel's state dir, when not its default" }),
       acceptNewHostKey: t.arg.boolean({ defaultValue: false }),
       startKernel: t.arg.boolean({ defaultValue: false, description: 'start the kernel there (loom up --no-demo) if none runs; never done unasked' }),
     },
@@ -72,8 +70,6 @@ builder.mutationField('linkHost', (t) =>
         target: args.target,
         name: args.name ?? undefined,
         trust: args.trust ?? undefined,
-        command: args.command ?? undefined,
-        stateDir: args.stateDir ?? undefined,
         acceptNew: args.acceptNewHostKey ?? false,
         startKernel: args.startKernel ?? false,
       }),

@@ -5,9 +5,11 @@ import { fail } from './fail';
 
 // The CLI's way to the running kernel of a state dir: one GraphQL operation with the token.
 
+/** The claim of the kernel running on a state dir; refuses when none runs. */
+export const runningKernel = (stateDir: string): KernelClaim => readClaim(stateDir) ?? fail(`no kernel is running on ${stateDir}; start one with: loom up`);
+
 export async function askKernel<T>(stateDir: string, query: string, variables: Record<string, unknown> = {}): Promise<{ data: T; claim: KernelClaim }> {
-  const claim = readClaim(stateDir);
-  if (!claim) return fail(`no kernel is running on ${stateDir}; start one with: loom up`);
+  const claim = runningKernel(stateDir);
   let token: string;
   try {
     token = readToken(stateDir);

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { HOOK_EVENTS, loomHookEvents, parseSettings, SettingsError, withLoomHooks, withoutLoomHooks } from '../../spoke/live/hook-settings';
 import { readFileIfPresent, writeFileAtomic } from '../../spoke/store/atomic-file';
@@ -43,6 +43,9 @@ function install(path: string, stateDir: string): void {
     process.stdout.write(`Loom's hooks are already in ${path}\n`);
     return;
   }
+  // a new user may install hooks before the first `loom up` made the state dir, or Claude Code its own
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(path), { recursive: true });
   if (text !== null) writeFileAtomic(`${path}.loom-backup-${new Date().toISOString().replace(/[:.]/g, '-')}`, text);
   if (!existsSync(pristinePath(stateDir))) writeFileAtomic(pristinePath(stateDir), JSON.stringify({ existed: text !== null, text: text ?? '' }));
   writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, modeOf(path));

@@ -1,10 +1,17 @@
+import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
+import { HostsConfigError, parseLinkedHost, readHostsConfig, saveLinkedHost } from '../../federation/hosts-config';
+import { COMMAND_RULE, isRemoteCommand, isRemoteStateDir, STATE_DIR_RULE } from '../../federation/remote-command';
+import { defaultHostName, resolveSshTargetAt, SshTargetError } from '../../federation/ssh-target';
 import { resolveStateDir } from '../state-dir';
-import { askKernel } from './ask-kernel';
+import { askKernel, runningKernel } from './ask-kernel';
 import { fail } from './fail';
+import { usageOf } from './usage';
 
 // `loom link`, `loom unlink`, `loom hosts`: the running kernel's linked hosts, through its API
-// (the kernel owns hosts.json and the connections).
+// (the kernel owns hosts.json and the connections). The command run on a host and its state dir
+// are the exception: no request may set them, so `loom link` writes them into hosts.json itself
+// and the kernel reads them from there.
 
 const HOST = 'name target trust status { state reason message since lastSeen rttMs }';
 
@@ -13,6 +20,13 @@ interface HostRow {
   target: string | null;
   trust: string | null;
   status: { state: string; reason: string | null; message: string | null; since: string; lastSeen: string | null; rttMs: number | null } | null;
+}
+
+interface RemoteSettings {
+  name?: string;
+  trust?: string;
+  command?: string;
+  stateDir?: string;
 }
 
 export async function link(argv: string[]): Promise<void> {
@@ -30,14 +44,21 @@ export async function link(argv: string[]): Promise<void> {
     },
   });
   const [target] = positionals;
-  if (!target || positionals.length > 1) return fail('usage: loom link <ssh-target> [--name ALIAS] [--trust trusted|directed|isolated] [--command CMD] [--remote-state DIR] [--accept-new] [--start]');
+  if (!target || positionals.length > 1) return fail(`usage: ${usageOf('link')}`);
+  if (target.startsWith('-')) return fail(`the target "${target}" is refused: it starts with "-", which ssh would read as an option; give user@host:port or a ~/.ssh/config alias`);
   const trust = values.trust?.toUpperCase();
   if (trust && !['TRUSTED', 'DIRECTED', 'ISOLATED'].includes(trust)) return fail(`--trust must be trusted, directed or isolated, not "${values.trust}"`);
+  const { command, 'remote-state': remoteState } = values;
+  if (command !== undefined && !isRemoteCommand(command)) return fail(`--command "${command}" is refused: ${COMMAND_RULE}`);
+  if (remoteState !== undefined && !isRemoteStateDir(remoteState)) return fail(`--remote-state "${remoteState}" is refused: ${STATE_DIR_RULE}`);
+  const stateDir = resolveStateDir(values.state);
+  runningKernel(stateDir); // before anything is written: hosts.json changes only for a link the kernel then makes
+  if (command !== undefined || remoteState !== undefined) saveRemoteSettings(stateDir, target, { name: values.name, trust: values.trust?.toLowerCase(), command, stateDir: remoteState });
   const { data } = await askKernel<{ linkHost: HostRow }>(
-    resolveStateDir(values.state),
-    `mutation($target: String!, $name: String, $trust: TrustTier, $command: String, $stateDir: String, $accept: Boolean, $start: Boolean) {
-      linkHost(target: $target, name: $name, trust: $trust, command: $command, stateDir: $stateDir, acceptNewHostKey: $accept, startKernel: $start) { ${HOST} } }`,
-    { target, name: values.name, trust, command: values.command, stateDir: values['remote-state'], accept: values['accept-new'] ?? false, start: values.start ?? false },
+    stateDir,
+    `mutation($target: String!, $name: String, $trust: TrustTier, $accept: Boolean, $start: Boolean) {
+      linkHost(target: $target, name: $name, trust: $trust, acceptNewHostKey: $accept, startKernel: $start) { ${HOST} } }`,
+    { target, name: values.name, trust, accept: values['accept-new'] ?? false, start: values.start ?? false },
   );
   const host = data.linkHost;
   if (host.status?.state === 'UP') {
@@ -46,6 +67,24 @@ export async function link(argv: string[]): Promise<void> {
   }
   // kept in hosts.json either way: the kernel retries what can heal by itself
   fail(`linked ${host.name}, but it is down: ${host.status?.message ?? host.status?.reason}`);
+}
+
+/** Writes the target's entry in hosts.json with the command and state dir given here, for the kernel to read. */
+function saveRemoteSettings(stateDir: string, target: string, given: RemoteSettings): void {
+  try {
+    const existing = readHostsConfig(stateDir).find((h) => h.target === target);
+    const host = parseLinkedHost({
+      name: given.name ?? existing?.name ?? defaultHostName(resolveSshTargetAt(target, homedir())),
+      target,
+      trust: given.trust ?? existing?.trust,
+      command: given.command ?? existing?.command,
+      stateDir: given.stateDir ?? existing?.stateDir,
+    });
+    saveLinkedHost(stateDir, host);
+  } catch (err) {
+    if (err instanceof HostsConfigError || err instanceof SshTargetError) fail(err.message);
+    throw err;
+  }
 }
 
 export async function unlink(argv: string[]): Promise<void> {

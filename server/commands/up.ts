@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { HostsConfigError } from '../../federation/hosts-config';
 import { startLiveAppends, writeDemoTree } from '../../spoke/demo/index';
 import { defaultProjectsRoot } from '../../spoke/transcripts/paths';
 import { VERSION } from '../../spoke/version';
@@ -58,7 +59,7 @@ export async function up(argv: string[]): Promise<void> {
     log,
     onProgress: (p) => bar.update(p),
   }).catch((err: NodeJS.ErrnoException) => {
-    if (err instanceof StateDirBusyError || err instanceof InsecureStateError) return fail(err.message);
+    if (err instanceof StateDirBusyError || err instanceof InsecureStateError || err instanceof HostsConfigError) return fail(err.message);
     if (err.code === 'EADDRINUSE') return fail(`port ${port} is in use; pick another with --port N (0 picks a free one)`);
     throw err;
   });

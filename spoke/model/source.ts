@@ -187,10 +187,6 @@ export interface HostLinkRequest {
   target: string;
   name?: string;
   trust?: TrustTier;
-  /** how to run loom on the remote */
-  command?: string;
-  /** the remote kernel's state dir */
-  stateDir?: string;
   /** accept a host key seen for the first time */
   acceptNew?: boolean;
   /** start the remote kernel if none runs (never done unasked) */

@@ -2,9 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { configureRemote } from '../helpers/kernel';
 import { startSshd } from '../helpers/sshd';
 import { ensureCorpus } from './corpus';
-import { LOOM, startKernelProcess } from './kernel-process';
+import { startKernelProcess } from './kernel-process';
 
 // `npx tsx test/bench/catch-up.ts --sessions 2000,10000 --runs 3`: the catch-up figures in
 // docs/performance.md (Federation). A hub subscriber has sessionsChanged and feedChanged open
@@ -21,8 +22,7 @@ const { values } = parseArgs({
 });
 const SIZES = values.sessions.split(',').map(Number);
 const RUNS = Number(values.runs);
-const LINK = `mutation($command: String, $stateDir: String) {
-  linkHost(target: "remote", name: "remote", command: $command, stateDir: $stateDir) { status { state message } } }`;
+const LINK = `mutation { linkHost(target: "remote", name: "remote") { status { state message } } }`;
 const STREAMS = {
   sessions: `subscription { sessionsChanged { sessionId session { id name updatedAt } } }`,
   feed: `subscription { feedChanged { sessionId goals { id title status } } }`,
@@ -68,7 +68,8 @@ async function once(sshd: Awaited<ReturnType<typeof startSshd>>, sessions: numbe
     }
     await new Promise((resolve) => setTimeout(resolve, 500)); // both subscriptions set up on the hub
     const asked = performance.now();
-    const { linkHost } = await hub.gql(LINK, { command: `node ${LOOM}`, stateDir: join(dir, 'remote') });
+    configureRemote(hub, { name: 'remote', target: 'remote', stateDir: join(dir, 'remote') });
+    const { linkHost } = await hub.gql(LINK);
     if (linkHost.status.state !== 'UP') throw new Error(`linking failed: ${JSON.stringify(linkHost.status)}`);
     const linked = performance.now();
     const deadline = linked + 60_000;

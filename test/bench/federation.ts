@@ -11,10 +11,11 @@ import { reachKernel } from '../../federation/remote-kernel';
 import { connectSsh } from '../../federation/ssh-connect';
 import { resolveSshTarget } from '../../federation/ssh-target';
 import { TunnelAgent } from '../../federation/tunnel';
+import { configureRemote, LOOM_COMMAND } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
 import { startSshd, type TestSshd } from '../helpers/sshd';
 import { ensureCorpus } from './corpus';
-import { LOOM, postGql, startKernelProcess, type KernelProcess } from './kernel-process';
+import { postGql, startKernelProcess, type KernelProcess } from './kernel-process';
 
 // `npx tsx test/bench/federation.ts --runs 3`: the federation figures in docs/performance.md.
 // Every part is real and in its own process: an OpenSSH sshd on a loopback port, remote kernels
@@ -63,8 +64,8 @@ const SESSIONS_PAGE = `{ sessions(first: 50) { nodes { id name updatedAt } } }`;
 /** The same page under a filter every session passes, asked with a new `since` each time: the hub can keep nothing */
 const SESSIONS_SINCE = `query($since: DateTime) { sessions(first: 50, filter: { updatedSince: $since }) { nodes { id name updatedAt } } }`;
 const everSince = (i: number) => ({ since: new Date(Date.UTC(2000, 0, 1) + i).toISOString() });
-const LINK = `mutation($target: String!, $name: String, $command: String, $stateDir: String) {
-  linkHost(target: $target, name: $name, command: $command, stateDir: $stateDir) { name status { state reason message } } }`;
+const LINK = `mutation($target: String!, $name: String) {
+  linkHost(target: $target, name: $name) { name status { state reason message } } }`;
 
 // ---------------------------------------------------------------------------------------------
 // Statistics and tables
@@ -135,7 +136,8 @@ async function startWorld(sshd: TestSshd, corpus: string): Promise<World> {
 }
 
 async function link(hub: KernelProcess, alias: string, remote: KernelProcess): Promise<void> {
-  const { linkHost } = await hub.gql(LINK, { target: alias, name: alias, command: `node ${LOOM}`, stateDir: remote.stateDir });
+  configureRemote(hub, { name: alias, target: alias, stateDir: remote.stateDir });
+  const { linkHost } = await hub.gql(LINK, { target: alias, name: alias });
   if (linkHost.status.state !== 'UP') throw new Error(`linking ${alias} failed: ${JSON.stringify(linkHost.status)}`);
 }
 
@@ -164,7 +166,7 @@ interface OwnPath {
 /** Connects and reaches the remote kernel exactly as the hub does (federation/), from this process. */
 async function openOwnTunnel(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnPath> {
   const ssh = await connect(sshd, alias);
-  const kernel = await reachKernel(ssh, parseLinkedHost({ name: alias, target: alias, command: `node ${LOOM}`, stateDir: remote.stateDir }));
+  const kernel = await reachKernel(ssh, parseLinkedHost({ name: alias, target: alias, command: LOOM_COMMAND, stateDir: remote.stateDir }));
   return {
     ask: (query, variables) => kernel.client.query(query, variables),
     close() {
@@ -234,7 +236,7 @@ function openByteRelay(remote: KernelProcess): Promise<OwnPath> {
 
 /** The least hub there could be over the hub's own SSH code (test/bench/minimal-proxy.ts). */
 function openMinimalProxy(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnPath> {
-  return openInBetween(['--import', 'tsx', join(REPO, 'test', 'bench', 'minimal-proxy.ts'), sshd.home, sshd.user, alias, remote.stateDir, `node ${LOOM}`], remote);
+  return openInBetween(['--import', 'tsx', join(REPO, 'test', 'bench', 'minimal-proxy.ts'), sshd.home, sshd.user, alias, remote.stateDir, LOOM_COMMAND], remote);
 }
 
 // 1. One query hop: the paths interleaved, request by request, so all see the same machine.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
-import { FAST_LINKS, FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { configureRemote, FAST_LINKS, FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
 import { startSshd, type TestSshd } from '../helpers/sshd';
 import { until } from '../helpers/wait';
@@ -12,8 +12,8 @@ import { until } from '../helpers/wait';
 // "stale" badge on the sessions of a host that went down. Every kernel gets a temp HOME for SSH,
 // so nothing touches the real ~/.ssh.
 
-const LINK = `mutation($target: String!, $name: String, $command: String, $stateDir: String) {
-  linkHost(target: $target, name: $name, command: $command, stateDir: $stateDir) { name status { state reason } } }`;
+const LINK = `mutation($target: String!, $name: String) {
+  linkHost(target: $target, name: $name) { name status { state reason } } }`;
 /** nothing listens on port 1: linking it answers DOWN, UNREACHABLE */
 const NOWHERE = 'root@127.0.0.1:1';
 
@@ -118,7 +118,6 @@ describe('the network popover', () => {
 });
 
 describe('the sessions of a host that goes down', () => {
-  const LOOM = `node ${join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js')}`;
   const roots: string[] = [];
   let sshd: TestSshd;
   let remote: TestKernel;
@@ -141,7 +140,9 @@ describe('the sessions of a host that goes down', () => {
     remoteRoot = projects('gpu');
     remote = await startTestKernel(remoteRoot, { hostName: 'gpubox', stateDir: remoteStateDir });
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST_LINKS } });
-    const linked = await hub.gql(LINK, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', command: LOOM, stateDir: remoteStateDir });
+    const target = `${sshd.user}@127.0.0.1:${sshd.port}`;
+    configureRemote(hub, { name: 'gpu', target, stateDir: remoteStateDir });
+    const linked = await hub.gql(LINK, { target, name: 'gpu' });
     expect(linked.data.linkHost.status.state).toBe('UP');
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { parseLinkedHost, saveLinkedHost } from '../../federation/hosts-config';
 import { startKernel, type Kernel, type KernelOptions } from '../../server/kernel';
 import { DEFAULT_LIMITS, type QueryLimits } from '../../server/security/limits';
 
@@ -36,6 +37,17 @@ export interface TestKernelOptions {
   now?: () => number;
   /** GraphQL limits and bounds; the defaults otherwise */
   limits?: Partial<QueryLimits>;
+}
+
+/** `node` and the CLI as absolute paths: a command a hub may run on a linked host (hosts.json) */
+export const LOOM_COMMAND = `${process.execPath} ${join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js')}`;
+
+/**
+ * What `loom link <target> --command … --remote-state …` writes into a hub's hosts.json (the only
+ * way to say how a hub runs loom on a host); a linkHost for the target then uses it.
+ */
+export function configureRemote(hub: { stateDir: string }, host: { name: string; target: string; stateDir?: string; command?: string }): void {
+  saveLinkedHost(hub.stateDir, parseLinkedHost({ ...host, command: host.command ?? LOOM_COMMAND }));
 }
 
 /** Starts a real kernel on a free loopback port over the given projects dir, and waits for its first index. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -101,5 +101,70 @@ describe('loom up and loom status', () => {
     expect(first.totalCount).toBeGreaterThanOrEqual(5);
     const total = (s: any) => s.nodes.reduce((n: number, x: any) => n + x.atomCount, 0);
     await until(async () => total(await query()) > total(first), 'the demo sessions to grow', 15_000);
+  });
+});
+
+/** Runs `loom` to its end and expects a refusal: exit 1, one line on stderr, no stack. */
+async function refusal(args: string[]): Promise<string> {
+  const result = await run(process.execPath, [LOOM, ...args]).then(
+    () => expect.fail(`loom ${args.join(' ')} was not refused`),
+    (err) => err,
+  );
+  expect(result.code).toBe(1);
+  expect(result.stderr).not.toMatch(/^\s+at /m);
+  expect(result.stderr).toMatch(/^loom: [^\n]+\n$/);
+  return result.stderr;
+}
+
+describe('refusals', () => {
+  it('refuses a hosts.json that is not JSON, not a hosts file, or a directory, each in one line that says how to fix it', async () => {
+    const state = tempDir();
+    const hosts = join(state, 'hosts.json');
+    const up = () => refusal(['up', '--port', '0', '--projects', FIXTURES, '--state', state]);
+    writeFileSync(hosts, '{\n  "hosts": [\n    { "name": "gpu", }\n  ]\n}\n');
+    expect(await up()).toBe(`loom: ${hosts} is not valid JSON at line 3; fix it or move it aside\n`);
+    writeFileSync(hosts, JSON.stringify({ hosts: [{ name: 'gpu' }] }));
+    expect(await up()).toMatch(/hosts\.json is not a valid hosts file: hosts\.0\.target \(host "gpu"\): .*; fix it or move it aside\n$/);
+    writeFileSync(hosts, JSON.stringify({ hosts: [{ name: 'gpu', target: 'gpu-box', command: 'touch /tmp/x; loom' }] }));
+    expect(await up()).toMatch(/hosts\.0\.command \(host "gpu"\): a command is "loom" or an absolute path, then arguments of letters, digits and \._\/=:@- only; fix it/);
+    rmSync(hosts);
+    mkdirSync(hosts);
+    expect(await up()).toBe(`loom: ${hosts} is a directory, not a hosts file; move it aside\n`);
+  });
+
+  it('refuses an unknown option, a target that starts with "-", and a --command a shell would read, before anything runs', async () => {
+    const state = tempDir();
+    const touched = join(tempDir(), 'x');
+    const hosts = JSON.stringify({ hosts: [{ name: 'gpu', target: 'gpu-box', trust: 'directed', command: 'loom' }] });
+    writeFileSync(join(state, 'hosts.json'), hosts);
+    expect(await refusal(['link', `-oProxyCommand=touch ${touched}`, '--state', state])).toMatch(
+      new RegExp(`^loom: unknown option "-oProxyCommand=touch ${touched}"; usage: loom link <ssh-target> \\[--name ALIAS\\]`),
+    );
+    expect(await refusal(['link', '--state', state, '--', `-oProxyCommand=touch ${touched}`])).toMatch(/^loom: the target "-oProxyCommand=touch .*" is refused: it starts with "-", which ssh would read as an option/);
+    expect(await refusal(['link', 'gpu-box', '--command', `touch ${touched}; loom`, '--state', state])).toBe(
+      `loom: --command "touch ${touched}; loom" is refused: a command is "loom" or an absolute path, then arguments of letters, digits and ._/=:@- only\n`,
+    );
+    expect(await refusal(['link', 'gpu-box', '--remote-state', '~/loom', '--state', state])).toMatch(/--remote-state "~\/loom" is refused: a state dir is an absolute path/);
+    expect(existsSync(touched)).toBe(false);
+    expect(readFileSync(join(state, 'hosts.json'), 'utf8')).toBe(hosts);
+  });
+
+  it('answers an unknown option or a missing value of every subcommand with its usage, in one line', async () => {
+    for (const command of ['up', 'status', 'url', 'token', 'hooks', 'hook', 'link', 'unlink', 'hosts', 'run']) {
+      expect(await refusal([command, '--no-such-option'])).toMatch(new RegExp(`^loom: unknown option "--no-such-option"; usage: loom ${command} `));
+    }
+    expect(await refusal(['link', 'gpu-box', '--name'])).toMatch(/^loom: option '--name <value>' argument missing; usage: loom link /);
+  });
+
+  it('says why the running kernel refuses a link: a bad name, or this machine\'s own name (and keeps no entry for it)', async () => {
+    const state = tempDir();
+    await up(['--projects', FIXTURES, '--state', state, '--name', 'box']);
+    expect(await refusal(['link', 'gpu-box', '--name', 'a:b', '--state', state])).toBe(
+      'loom: the name "a:b" is refused: letters, digits, ".", "_" and "-", at most 63, starting with a letter or digit\n',
+    );
+    expect(await refusal(['link', 'box.example', '--command', '/opt/loom/bin/loom', '--remote-state', '/var/lib/loom', '--state', state])).toMatch(
+      /"box" is this machine's own name; give the host another with --name/,
+    );
+    expect(JSON.parse(readFileSync(join(state, 'hosts.json'), 'utf8')).hosts).toEqual([]);
   });
 });

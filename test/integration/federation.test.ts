@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { fingerprint } from '../../federation/known-hosts';
 import { rotateToken } from '../../server/security/token';
 import { VERSION } from '../../spoke/version';
-import { FAST_LINKS, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { configureRemote, FAST_LINKS, LOOM_COMMAND, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { startLyingKernel, type LyingKernel } from '../helpers/lying-kernel';
 import { line, prompt } from '../helpers/records';
 import { startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
@@ -16,10 +16,26 @@ import { sleep, until } from '../helpers/wait';
 // A hub and a remote kernel on this machine, the remote reached through a real OpenSSH sshd on a
 // loopback port (its own host key, the hub's own user key and known_hosts in a temp HOME).
 
-const LOOM = `node ${join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom.js')}`;
 const HOST = `name target trust status { state reason message since lastSeen rttMs }`;
-const LINK = `mutation($target: String!, $name: String, $trust: TrustTier, $command: String, $stateDir: String, $accept: Boolean, $startKernel: Boolean) {
-  linkHost(target: $target, name: $name, trust: $trust, command: $command, stateDir: $stateDir, acceptNewHostKey: $accept, startKernel: $startKernel) { ${HOST} } }`;
+const LINK = `mutation($target: String!, $name: String, $trust: TrustTier, $accept: Boolean, $startKernel: Boolean) {
+  linkHost(target: $target, name: $name, trust: $trust, acceptNewHostKey: $accept, startKernel: $startKernel) { ${HOST} } }`;
+
+interface LinkRequest {
+  target: string;
+  name: string;
+  /** the remote kernel's state dir and the command to run there: kept in the hub's hosts.json */
+  stateDir: string;
+  command?: string;
+  trust?: string;
+  accept?: boolean;
+  startKernel?: boolean;
+}
+
+/** Links a host as `loom link --command … --remote-state …` does: those two in hosts.json, the rest asked over GraphQL. */
+function linkThrough(kernel: TestKernel, { stateDir, command, ...asked }: LinkRequest) {
+  configureRemote(kernel, { name: asked.name, target: asked.target, stateDir, command });
+  return kernel.gql(LINK, asked);
+}
 
 function projects(name: string): string {
   const root = mkdtempSync(join(tmpdir(), `loom-fed-${name}-`));
@@ -60,9 +76,13 @@ describe('the hosts file', () => {
       expect(readFileSync(join(stateDir, 'hosts.json'), 'utf8')).toBe(text);
       return error;
     };
-    expect(await refusal([{ name: 'gpu', target: 'gpu-box', trust: 'sometimes' }])).toMatch(/hosts\.json is not a valid hosts file: hosts\.0\.trust: .*"trusted"\|"directed"\|"isolated"/);
-    expect(await refusal([{ name: 'gpu', target: 'gpu-box' }, { name: 'gpu', target: 'other' }])).toMatch(/hosts\.1\.name: "gpu" is linked twice/);
-    expect(await refusal([{ name: '-x', target: 'gpu-box' }])).toMatch(/hosts\.0\.name: letters, digits/);
+    expect(await refusal([{ name: 'gpu', target: 'gpu-box', trust: 'sometimes' }])).toMatch(/hosts\.json is not a valid hosts file: hosts\.0\.trust \(host "gpu"\): .*"trusted"\|"directed"\|"isolated"/);
+    expect(await refusal([{ name: 'gpu', target: 'gpu-box' }, { name: 'gpu', target: 'other' }])).toMatch(/hosts\.1\.name \(host "gpu"\): "gpu" is linked twice/);
+    expect(await refusal([{ name: '-x', target: 'gpu-box' }])).toMatch(/hosts\.0\.name \(host "-x"\): letters, digits/);
+    expect(await refusal([{ name: 'gpu', target: 'gpu-box', command: 'touch /tmp/x; loom' }])).toMatch(/hosts\.0\.command \(host "gpu"\): a command is "loom" or an absolute path, then arguments of letters, digits and \._\/=:@- only/);
+    expect(await refusal([{ name: 'gpu', target: 'gpu-box', command: 'node loom.js' }])).toMatch(/hosts\.0\.command \(host "gpu"\): a command is "loom" or an absolute path/);
+    expect(await refusal([{ name: 'gpu', target: 'gpu-box', stateDir: '$(id)' }])).toMatch(/hosts\.0\.stateDir \(host "gpu"\): a state dir is an absolute path/);
+    expect(await refusal([{ name: 'gpu', target: '-oProxyCommand=x' }])).toMatch(/hosts\.0\.target \(host "gpu"\): a target does not start with "-"/);
     rmSync(stateDir, { recursive: true, force: true });
   });
 });
@@ -73,8 +93,7 @@ describe('linking a host over SSH', () => {
     await hub?.close();
   });
   const startHub = async () => (hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST_LINKS } }));
-  const link = (variables: Record<string, unknown> = {}) =>
-    hub.gql(LINK, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', command: LOOM, stateDir: remoteStateDir, ...variables });
+  const link = (request: Partial<LinkRequest> = {}) => linkThrough(hub, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', stateDir: remoteStateDir, ...request });
   const status = async (name = 'gpu') => (await hub.gql(`{ hosts { ${HOST} } }`)).data.hosts.find((h: any) => h.name === name)?.status;
   const reaches = (state: string) =>
     until(async () => {
@@ -89,9 +108,19 @@ describe('linking a host over SSH', () => {
     expect(data.linkHost).toMatchObject({ name: 'gpu', trust: 'DIRECTED', status: { state: 'UP', reason: null } });
     expect(data.linkHost.status.rttMs).toBeGreaterThan(0);
     const saved = JSON.parse(readFileSync(join(hub.stateDir, 'hosts.json'), 'utf8'));
-    expect(saved.hosts).toEqual([{ name: 'gpu', target: `${sshd.user}@127.0.0.1:${sshd.port}`, trust: 'directed', command: LOOM, stateDir: remoteStateDir }]);
+    expect(saved.hosts).toEqual([{ name: 'gpu', target: `${sshd.user}@127.0.0.1:${sshd.port}`, trust: 'directed', command: LOOM_COMMAND, stateDir: remoteStateDir }]);
     const hosts = (await hub.gql(`{ hosts { name local trust } }`)).data.hosts;
     expect(hosts).toEqual([{ name: 'laptop', local: true, trust: null }, { name: 'gpu', local: false, trust: 'DIRECTED' }]);
+  });
+
+  it('takes no command or state dir over GraphQL: a linkHost naming one is a validation error, and nothing is stored', async () => {
+    await startHub();
+    const target = `${sshd.user}@127.0.0.1:${sshd.port}`;
+    const { data, errors } = await hub.gql(`mutation { linkHost(target: "${target}", name: "gpu", command: "touch /tmp/x; loom", stateDir: "/tmp") { name } }`);
+    expect(data).toBeUndefined();
+    expect(errors.map((e: any) => e.message)).toEqual(['Unknown argument "command" on field "Mutation.linkHost".', 'Unknown argument "stateDir" on field "Mutation.linkHost".']);
+    expect(existsSync(join(hub.stateDir, 'hosts.json'))).toBe(false);
+    expect((await hub.gql(`{ hosts { name } }`)).data.hosts).toEqual([{ name: 'laptop' }]);
   });
 
   it('announces every session of a host linked while a change stream is open, the first link too', async () => {
@@ -115,7 +144,7 @@ describe('linking a host over SSH', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('links, lists and unlinks from the command line, through the running hub kernel', async () => {
+  it('links with an allowed --command and --remote-state, lists and unlinks from the command line, through the running hub kernel', async () => {
     await startHub();
     const { execFile } = await import('node:child_process');
     // the kernel answers in this process: the CLI must run beside it, not block it
@@ -126,7 +155,9 @@ describe('linking a host over SSH', () => {
         ),
       );
     const target = `${sshd.user}@127.0.0.1:${sshd.port}`;
-    expect(await loom('link', target, '--name', 'gpu', '--trust', 'trusted', '--command', LOOM, '--remote-state', remoteStateDir)).toMatch(new RegExp(`^linked gpu \\(${target}, trusted\\): up, [\\d.]+ ms\\n$`));
+    expect(await loom('link', target, '--name', 'gpu', '--trust', 'trusted', '--command', LOOM_COMMAND, '--remote-state', remoteStateDir)).toMatch(new RegExp(`^linked gpu \\(${target}, trusted\\): up, [\\d.]+ ms\\n$`));
+    // the command and state dir are this machine's own configuration, kept where the kernel reads them
+    expect(JSON.parse(readFileSync(join(hub.stateDir, 'hosts.json'), 'utf8')).hosts).toEqual([{ name: 'gpu', target, trust: 'trusted', command: LOOM_COMMAND, stateDir: remoteStateDir }]);
     const table = (await loom('hosts')).split('\n');
     expect(table[0]).toMatch(/^HOST +TARGET +TRUST +STATUS +RTT/);
     expect(table.find((l) => l.startsWith('gpu '))).toMatch(new RegExp(`^gpu +${target.replace(/\./g, '\\.')} +trusted +up since`));
@@ -142,7 +173,7 @@ describe('linking a host over SSH', () => {
     });
     try {
       hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: jumping.home, ...FAST_LINKS } });
-      const linked = (await hub.gql(LINK, { target: 'behind', name: 'gpu', command: LOOM, stateDir: remoteStateDir })).data.linkHost;
+      const linked = (await linkThrough(hub, { target: 'behind', name: 'gpu', stateDir: remoteStateDir })).data.linkHost;
       expect(linked.status).toMatchObject({ state: 'UP' });
       expect(jumping.logs.filter((l) => /Accepted publickey/.test(l)).length).toBeGreaterThanOrEqual(2);
     } finally {
@@ -156,11 +187,11 @@ describe('linking a host over SSH', () => {
     try {
       hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: unknown.home, ...FAST_LINKS } });
       const target = `${unknown.user}@127.0.0.1:${unknown.port}`;
-      const refused = (await hub.gql(LINK, { target, name: 'gpu', command: LOOM, stateDir: remoteStateDir })).data.linkHost;
+      const refused = (await linkThrough(hub, { target, name: 'gpu', stateDir: remoteStateDir })).data.linkHost;
       expect(refused.status).toMatchObject({ state: 'DOWN', reason: 'HOST_KEY_UNKNOWN' });
       expect(refused.status.message).toContain(fingerprint(unknown.hostKey.blob));
       expect(refused.status.message).toContain('--accept-new');
-      const accepted = (await hub.gql(LINK, { target, name: 'gpu', command: LOOM, stateDir: remoteStateDir, accept: true })).data.linkHost;
+      const accepted = (await linkThrough(hub, { target, name: 'gpu', stateDir: remoteStateDir, accept: true })).data.linkHost;
       expect(accepted.status.state).toBe('UP');
       expect(readFileSync(join(unknown.home, '.ssh', 'known_hosts'), 'utf8')).toContain(unknown.hostKey.line.split(' ')[1]);
     } finally {
@@ -175,7 +206,7 @@ describe('linking a host over SSH', () => {
       hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: rotating.home, ...FAST_LINKS } });
       await rotating.rotateHostKey();
       const target = `${rotating.user}@127.0.0.1:${rotating.port}`;
-      const refused = (await hub.gql(LINK, { target, name: 'gpu', command: LOOM, stateDir: remoteStateDir, accept: true })).data.linkHost;
+      const refused = (await linkThrough(hub, { target, name: 'gpu', stateDir: remoteStateDir, accept: true })).data.linkHost;
       expect(refused.status).toMatchObject({ state: 'DOWN', reason: 'HOST_KEY_CHANGED' });
       expect(refused.status.message).toContain(fingerprint(rotating.hostKey.blob));
     } finally {
@@ -242,7 +273,7 @@ describe('linking a host over SSH', () => {
     expect(down.message).toContain('--start');
     // the remote's loom, told where that machine's transcripts are
     const wrapper = join(remoteStateDir, 'loom-wrapper.sh');
-    writeFileSync(wrapper, `#!/bin/sh\nif [ "$1" = up ]; then exec ${LOOM} "$@" --projects '${remoteRoot}'; fi\nexec ${LOOM} "$@"\n`, { mode: 0o755 });
+    writeFileSync(wrapper, `#!/bin/sh\nif [ "$1" = up ]; then exec ${LOOM_COMMAND} "$@" --projects '${remoteRoot}'; fi\nexec ${LOOM_COMMAND} "$@"\n`, { mode: 0o755 });
     const started = (await link({ command: wrapper, startKernel: true })).data.linkHost.status;
     expect(started.state).toBe('UP');
     const claim = JSON.parse(readFileSync(join(remoteStateDir, 'kernel.json'), 'utf8'));
@@ -310,7 +341,7 @@ describe('remote sessions through the hub', () => {
   let hub: TestKernel;
   beforeAll(async () => {
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST_LINKS } });
-    const linked = await hub.gql(LINK, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', command: LOOM, stateDir: remoteStateDir });
+    const linked = await linkThrough(hub, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', stateDir: remoteStateDir });
     expect(linked.data.linkHost.status.state).toBe('UP');
   });
   afterAll(() => hub?.close());
@@ -597,7 +628,7 @@ describe('remote sessions through the hub', () => {
     const thirdState = mkdtempSync(join(tmpdir(), 'loom-fed-third-'));
     const third = await startTestKernel(projects('third'), { hostName: 'thirdbox', stateDir: thirdState });
     try {
-      const linked = await remote.gql(LINK, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'third', command: LOOM, stateDir: thirdState });
+      const linked = await linkThrough(remote, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'third', stateDir: thirdState });
       expect(linked.data.linkHost.status.state).toBe('UP');
       const direct = (await remote.gql(`{ sessions { nodes { id } } }`)).data.sessions.nodes.map((n: any) => n.id);
       expect(direct).toContain('third:third1');

@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -78,6 +78,19 @@ describe('loom hooks', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/settings\.json is not valid JSON .*left it untouched/);
     expect(readFileSync(settings, 'utf8')).toBe('{ "model": "opus", ');
+  });
+
+  it('installs on a fresh HOME before the first loom up: the state dir is made, private, and settings.json written', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'loom-fresh-home-'));
+    try {
+      const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: '', LOOM_STATE_DIR: '', XDG_STATE_HOME: '' };
+      const { stdout } = await run(process.execPath, [LOOM, 'hooks', 'install'], { env });
+      expect(stdout).toMatch(/added Loom's hook to .*\.claude\/settings\.json/);
+      expect(JSON.stringify(JSON.parse(readFileSync(join(home, '.claude', 'settings.json'), 'utf8')).hooks.Stop)).toContain('loom-hook.sh');
+      expect(statSync(join(home, '.local', 'state', 'loom')).mode & 0o777).toBe(0o700);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('writes what Claude Code sends to the state dir when the installed command runs', async () => {
