@@ -6,6 +6,7 @@ import type { HostDirectory, Source } from '../spoke/model/source';
 import { Pulse } from '../spoke/model/pulse';
 import { TOKEN_HEADER, VIA_HUB_HEADER } from './security/access';
 import { limitsPlugin, type QueryLimits } from './security/limits';
+import { noSuggestionsPlugin } from './security/no-suggestions';
 
 // graphql-yoga over the Loom schema: one instance serves HTTP and, through its envelop, the
 // graphql-ws WebSocket too, so both share context, limits and error masking.
@@ -33,6 +34,8 @@ export function createLoomYoga(source: Source, hosts: HostDirectory & RemoteDire
     landingPage: false,
     logging: false,
     plugins: [
+      // first: its validation hook runs before graphql-armor's, which would mask a suggestion with a note
+      noSuggestionsPlugin(),
       limitsPlugin(limits),
       // A "simple" request (text/plain or form POST, header-less GET) is what a cross-site page
       // can send without a preflight: refuse it unless it carries a header only a tool sets.
