@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../../spoke/store/atomic-file';
 
 // The kernel's token: 256 random bits in `<state>/token`, readable by its owner only. Everything
 // but /healthz and /version needs it, loopback included: a browser tab, a DNS-rebinding page or
@@ -22,7 +23,7 @@ export function ensureToken(stateDir: string): string {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   if (!stats) {
-    writeToken(path, newToken(), 'wx');
+    createTokenFile(path);
     return readToken(stateDir);
   }
   checkOwnedAndPrivate(path, stats, 'file', 0o077, 'chmod 600');
@@ -39,10 +40,7 @@ export function readToken(stateDir: string): string {
 /** Replaces the token; a running kernel notices and ends every session that used the old one. */
 export function rotateToken(stateDir: string): string {
   ensureToken(stateDir);
-  const path = tokenPath(stateDir);
-  const temp = `${path}.${process.pid}.tmp`;
-  writeToken(temp, newToken(), 'w');
-  renameSync(temp, path);
+  writeFileAtomic(tokenPath(stateDir), `${newToken()}\n`);
   return readToken(stateDir);
 }
 
@@ -67,10 +65,11 @@ export function tokensEqual(given: string, expected: string): boolean {
 
 const newToken = (): string => randomBytes(32).toString('base64url');
 
-function writeToken(path: string, token: string, flag: 'w' | 'wx'): void {
-  const fd = openSync(path, flag, 0o600);
+/** A new token in a file that must not exist yet (two starts at once cannot both write one). */
+function createTokenFile(path: string): void {
+  const fd = openSync(path, 'wx', 0o600);
   try {
-    writeSync(fd, `${token}\n`);
+    writeSync(fd, `${newToken()}\n`);
   } finally {
     closeSync(fd);
   }
