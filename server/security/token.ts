@@ -13,6 +13,12 @@ const tokenPath = (stateDir: string): string => join(stateDir, 'token');
 
 /** Checks the state dir and its token file, creating them when missing; refuses anything loose. */
 export function ensureToken(stateDir: string): string {
+  checkTokenFile(stateDir);
+  return readToken(stateDir);
+}
+
+/** The state dir and token file exist, are this user's and are closed to others. */
+function checkTokenFile(stateDir: string): void {
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   checkOwnedAndPrivate(stateDir, lstatSync(stateDir), 'directory', 0o077, 'chmod 700');
   const path = tokenPath(stateDir);
@@ -22,24 +28,33 @@ export function ensureToken(stateDir: string): string {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  if (!stats) {
-    createTokenFile(path);
-    return readToken(stateDir);
-  }
-  checkOwnedAndPrivate(path, stats, 'file', 0o077, 'chmod 600');
-  return readToken(stateDir);
+  if (stats) checkOwnedAndPrivate(path, stats, 'file', 0o077, 'chmod 600');
+  else createTokenFile(path);
 }
 
-/** The token as the file holds it now. */
+/** The token as the file holds it now; refused unless it is one Loom made. */
 export function readToken(stateDir: string): string {
   const token = readFileSync(tokenPath(stateDir), 'utf8').trim();
-  if (token.length < 22) throw new InsecureStateError(`${tokenPath(stateDir)} holds no usable token; delete it and Loom will make a new one`);
+  if (!looksGenerated(token)) {
+    throw new InsecureStateError(`refusing to start: ${tokenPath(stateDir)} does not hold a token Loom made (43 random base64url characters); run \`loom token --rotate\` for a new one`);
+  }
   return token;
 }
 
+/**
+ * A token newToken made: 43 base64url characters (256 bits). Typed or pasted values are refused
+ * however long: a random one has about 31 distinct characters, and fewer than 16 happens by
+ * chance less than once in 10^12, while "aaaa…" or "abab…" are guessable.
+ */
+function looksGenerated(token: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(token) && new Set(token).size >= MIN_DISTINCT;
+}
+const MIN_DISTINCT = 16;
+
 /** Replaces the token; a running kernel notices and ends every session that used the old one. */
 export function rotateToken(stateDir: string): string {
-  ensureToken(stateDir);
+  // the old token may be the very thing being replaced (one Loom did not make): not read here
+  checkTokenFile(stateDir);
   writeFileAtomic(tokenPath(stateDir), `${newToken()}\n`);
   return readToken(stateDir);
 }
