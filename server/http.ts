@@ -68,9 +68,15 @@ async function tokenLink(deps: HttpDeps, req: IncomingMessage, res: ServerRespon
   if (!deps.access.validToken(url.searchParams.get('token'))) return fail(deps, req, res, 'That link holds a wrong or old token.');
   url.searchParams.delete('token');
   res.setHeader('set-cookie', deps.access.setCookieHeader());
-  res.setHeader('location', `${url.pathname}${url.search}`);
+  res.setHeader('location', `${ownPath(url.pathname)}${url.search}`);
   send(res, 302, 'text/plain; charset=utf-8', 'Signed in.\n');
 }
+
+/**
+ * A path a browser resolves on this origin: one leading slash, then anything but a slash or a
+ * backslash (`//host` and `/\host` name another site; URL parsing makes `/.//host` the former).
+ */
+const ownPath = (pathname: string): string => `/${pathname.replace(/^[/\\]+/, '')}`;
 
 /** The login form's POST: only from this kernel's own page. */
 async function login(deps: HttpDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
