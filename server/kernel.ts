@@ -5,6 +5,7 @@ import { LinkedHosts, type LinkedHostsOptions } from '../federation/linked-hosts
 import { LocalSource } from '../spoke/source';
 import type { IndexingProgress } from '../spoke/model/types';
 import { httpHandler } from './http';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './kernel-defaults';
 import { hubFastPath } from './hub-fast-path';
 import { AccessPolicy, isLoopback } from './security/access';
 import { DEFAULT_LIMITS, type QueryLimits } from './security/limits';
@@ -35,6 +36,8 @@ export interface KernelOptions {
   federation?: Pick<LinkedHostsOptions, 'home' | 'keepaliveMs' | 'backoff'>;
   /** the clock the sessions are read against (what is at work now); default Date.now; tests inject one */
   now?: () => number;
+  /** when idle or slow sockets are closed; DEFAULT_HTTP_TIMEOUTS unless given */
+  httpTimeouts?: Partial<HttpTimeouts>;
 }
 
 export interface Kernel {
@@ -69,7 +72,14 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   // hosts.json is read before anything listens: a bad one stops the start with the field and why
   const hosts = new LinkedHosts({ stateDir: options.stateDir, localName: source.hosts()[0].name, log, ...options.federation });
   const yoga = createLoomYoga(source, hosts, options.limits ?? DEFAULT_LIMITS, log);
-  const server = createServer();
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts };
+  const server = createServer({
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // node looks for sockets past those timeouts only this often (30 s by default)
+    connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, bindHost, () => resolve());

@@ -33,6 +33,7 @@ export interface TestKernelOptions {
   federation?: KernelOptions['federation'];
   /** the kernel's clock; the real one by default */
   now?: () => number;
+  httpTimeouts?: KernelOptions['httpTimeouts'];
 }
 
 /** Starts a real kernel on a free loopback port over the given projects dir, and waits for its first index. */
@@ -47,6 +48,7 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
     hostName: options.hostName ?? 'test',
     awakeLimit: options.awakeLimit,
     now: options.now,
+    httpTimeouts: options.httpTimeouts,
     log: (m) => logs.push(m),
   });
   await kernel.indexed;
