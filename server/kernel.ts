@@ -9,7 +9,7 @@ import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './kernel-defaults';
 import { hubFastPath } from './hub-fast-path';
 import { AccessPolicy, isLoopback } from './security/access';
 import { DEFAULT_LIMITS, type QueryLimits } from './security/limits';
-import { FailureThrottle } from './security/throttle';
+import { FailureThrottle, type ThrottleOptions } from './security/throttle';
 import { ensureToken } from './security/token';
 import { claimStateDir } from './state-dir';
 import { attachWebSocket } from './websocket';
@@ -38,6 +38,8 @@ export interface KernelOptions {
   now?: () => number;
   /** when idle or slow sockets are closed; DEFAULT_HTTP_TIMEOUTS unless given */
   httpTimeouts?: Partial<HttpTimeouts>;
+  /** how many wrong tokens a peer may try; DEFAULT_THROTTLE unless given */
+  throttle?: Partial<ThrottleOptions>;
 }
 
 export interface Kernel {
@@ -95,7 +97,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     throw err;
   }
   const access = new AccessPolicy({ stateDir: options.stateDir, port, bindHost, extraHosts: options.allowHosts });
-  const throttle = new FailureThrottle();
+  const throttle = new FailureThrottle(options.throttle, log);
   server.on('request', httpHandler({ yoga, hubFastPath: hubFastPath(yoga, hosts), access, throttle, log }));
   const wss = attachWebSocket(server, { yoga, access, throttle, log });
 

@@ -34,6 +34,7 @@ export interface TestKernelOptions {
   /** the kernel's clock; the real one by default */
   now?: () => number;
   httpTimeouts?: KernelOptions['httpTimeouts'];
+  throttle?: KernelOptions['throttle'];
 }
 
 /** Starts a real kernel on a free loopback port over the given projects dir, and waits for its first index. */
@@ -49,6 +50,7 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
     awakeLimit: options.awakeLimit,
     now: options.now,
     httpTimeouts: options.httpTimeouts,
+    throttle: options.throttle,
     log: (m) => logs.push(m),
   });
   await kernel.indexed;
