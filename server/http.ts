@@ -48,7 +48,10 @@ async function handle(deps: HttpDeps, req: IncomingMessage, res: ServerResponse)
   if (req.method === 'GET' && url.searchParams.has('token')) return tokenLink(deps, req, res, url);
   if (url.pathname === '/login' && req.method === 'POST') return login(deps, req, res);
 
-  if (!access.credential(req)) return refuse(deps, req, res, url);
+  const presented = req.headers['x-loom-token'] !== undefined || (req.headers.cookie ?? '').includes(`${access.cookieName}=`);
+  if (!presented) return anonymous(req, res, url);
+  const verdict = deps.throttle.check(peerOf(req), () => access.credential(req) !== null);
+  if (verdict !== 'right') return refuse(req, res, verdict, 'That token is not this kernel’s, or it was rotated.');
 
   if (url.pathname === yoga.graphqlEndpoint) {
     if (req.method === 'GET' && prefersHtml(req)) {
@@ -65,12 +68,19 @@ async function handle(deps: HttpDeps, req: IncomingMessage, res: ServerResponse)
 
 /** `/?token=…` once: trade it for the cookie, then send the browser to the clean URL. */
 async function tokenLink(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  if (!deps.access.validToken(url.searchParams.get('token'))) return fail(deps, req, res, 'That link holds a wrong or old token.');
+  const verdict = deps.throttle.check(peerOf(req), () => deps.access.validToken(url.searchParams.get('token')));
+  if (verdict !== 'right') return refuse(req, res, verdict, 'That link holds a wrong or old token.');
   url.searchParams.delete('token');
   res.setHeader('set-cookie', deps.access.setCookieHeader());
-  res.setHeader('location', `${url.pathname}${url.search}`);
+  res.setHeader('location', `${ownPath(url.pathname)}${url.search}`);
   send(res, 302, 'text/plain; charset=utf-8', 'Signed in.\n');
 }
+
+/**
+ * A path a browser resolves on this origin: one leading slash, then anything but a slash or a
+ * backslash (`//host` and `/\host` name another site; URL parsing makes `/.//host` the former).
+ */
+const ownPath = (pathname: string): string => `/${pathname.replace(/^[/\\]+/, '')}`;
 
 /** The login form's POST: only from this kernel's own page. */
 async function login(deps: HttpDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -79,25 +89,22 @@ async function login(deps: HttpDeps, req: IncomingMessage, res: ServerResponse):
   }
   const body = await readBody(req, MAX_LOGIN_BODY);
   const token = body === null ? null : new URLSearchParams(body).get('token');
-  if (!deps.access.validToken(token?.trim())) return fail(deps, req, res, 'That token is not this kernel’s.');
+  const verdict = deps.throttle.check(peerOf(req), () => deps.access.validToken(token?.trim()));
+  if (verdict !== 'right') return refuse(req, res, verdict, 'That token is not this kernel’s.');
   res.setHeader('set-cookie', deps.access.setCookieHeader());
   res.setHeader('location', '/');
   send(res, 303, 'text/plain; charset=utf-8', 'Signed in.\n');
 }
 
-/** No valid credential: a bare visit to `/` gets the login page; a wrong credential is throttled. */
-async function refuse(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  const presented = req.headers['x-loom-token'] !== undefined || (req.headers.cookie ?? '').includes(`${deps.access.cookieName}=`);
-  if (presented) return fail(deps, req, res, 'That token is not this kernel’s, or it was rotated.');
+/** No credential at all: a bare visit to `/` gets the login page, anything else the way to sign in. */
+function anonymous(req: IncomingMessage, res: ServerResponse, url: URL): void {
   if (isAppRoute(url.pathname) && isRead(req)) return send(res, 401, 'text/html; charset=utf-8', renderLoginPage(null));
   send(res, 401, 'text/plain; charset=utf-8', 'Unauthorized: send the token in the X-Loom-Token header (see `loom url`).\n');
 }
 
-async function fail(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, message: string): Promise<void> {
-  const peer = req.socket.remoteAddress ?? 'unknown';
-  const { held, failures } = await deps.throttle.failed(peer);
-  if (!held && deps.throttle.penalized(peer)) {
-    if (failures % 100 === 1) deps.log(`${failures} bad tokens from ${peer} in a row; slowing it down`);
+/** A credential that did not let the caller in; while throttled, nobody knows whether it was right. */
+function refuse(req: IncomingMessage, res: ServerResponse, verdict: 'wrong' | 'throttled', message: string): void {
+  if (verdict === 'throttled') {
     res.setHeader('retry-after', '1');
     return send(res, 429, 'text/plain; charset=utf-8', 'Too many wrong tokens from this address; wait a moment.\n');
   }
@@ -105,6 +112,7 @@ async function fail(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, m
   send(res, 401, 'text/plain; charset=utf-8', `Unauthorized: ${message}\n`);
 }
 
+const peerOf = (req: IncomingMessage): string => req.socket.remoteAddress ?? 'unknown';
 const isRead = (req: IncomingMessage): boolean => req.method === 'GET' || req.method === 'HEAD';
 const prefersHtml = (req: IncomingMessage): boolean => (req.headers.accept ?? '').includes('text/html');
 

@@ -5,10 +5,11 @@ import { LinkedHosts, type LinkedHostsOptions } from '../federation/linked-hosts
 import { LocalSource } from '../spoke/source';
 import type { IndexingProgress } from '../spoke/model/types';
 import { httpHandler } from './http';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './kernel-defaults';
 import { hubFastPath } from './hub-fast-path';
 import { AccessPolicy, isLoopback } from './security/access';
 import { DEFAULT_LIMITS, type QueryLimits } from './security/limits';
-import { FailureThrottle } from './security/throttle';
+import { FailureThrottle, type ThrottleOptions } from './security/throttle';
 import { ensureToken } from './security/token';
 import { claimStateDir } from './state-dir';
 import { attachWebSocket } from './websocket';
@@ -35,6 +36,10 @@ export interface KernelOptions {
   federation?: Pick<LinkedHostsOptions, 'home' | 'keepaliveMs' | 'backoff'>;
   /** the clock the sessions are read against (what is at work now); default Date.now; tests inject one */
   now?: () => number;
+  /** when idle or slow sockets are closed; DEFAULT_HTTP_TIMEOUTS unless given */
+  httpTimeouts?: Partial<HttpTimeouts>;
+  /** how many wrong tokens a peer may try; DEFAULT_THROTTLE unless given */
+  throttle?: Partial<ThrottleOptions>;
 }
 
 export interface Kernel {
@@ -70,7 +75,14 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   const hosts = new LinkedHosts({ stateDir: options.stateDir, localName: source.hosts()[0].name, log, ...options.federation });
   const limits = options.limits ?? DEFAULT_LIMITS;
   const yoga = createLoomYoga(source, hosts, limits, log);
-  const server = createServer();
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts };
+  const server = createServer({
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // node looks for sockets past those timeouts only this often (30 s by default)
+    connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, bindHost, () => resolve());
@@ -86,7 +98,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     throw err;
   }
   const access = new AccessPolicy({ stateDir: options.stateDir, port, bindHost, extraHosts: options.allowHosts });
-  const throttle = new FailureThrottle();
+  const throttle = new FailureThrottle(options.throttle, log);
   server.on('request', httpHandler({ yoga, hubFastPath: hubFastPath(yoga, hosts), access, throttle, log }));
   const wss = attachWebSocket(server, { yoga, access, throttle, log, operations: { socket: limits.socketOperations, hubSocket: limits.hubSocketOperations } });
 

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { tempWriter } from '../spoke/store/atomic-file';
 
 // The state dir holds what a kernel keeps between runs, and `kernel.json`: the claim of the one
 // kernel running on it (pid and port), which `loom status` reads to find it.
@@ -58,9 +59,21 @@ export function claimStateDir(stateDir: string, claim: KernelClaim): () => void 
       rmSync(path, { force: true });
     }
   }
+  removeStaleTemps(stateDir);
   return () => {
     if (readClaim(stateDir)?.pid === process.pid) rmSync(path, { force: true });
   };
+}
+
+/**
+ * Temp files whose writer died mid-write (a kill -9) stay forever otherwise. Only a dead
+ * process's: `loom token --rotate` or `loom hooks install` may be writing one right now.
+ */
+function removeStaleTemps(stateDir: string): void {
+  for (const name of readdirSync(stateDir)) {
+    const pid = tempWriter(name);
+    if (pid !== null && !isAlive(pid)) rmSync(join(stateDir, name), { force: true });
+  }
 }
 
 function isAlive(pid: number): boolean {

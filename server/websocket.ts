@@ -74,12 +74,12 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
       connectionInitWaitTimeout: INIT_TIMEOUT_MS,
       onConnect: async (ctx) => {
         const token = ctx.connectionParams?.token;
-        if (access.validToken(typeof token === 'string' ? token : null) || upgrades.get(ctx.extra.request)?.cookie) {
+        const valid = () => access.validToken(typeof token === 'string' ? token : null) || !!upgrades.get(ctx.extra.request)?.cookie;
+        if (throttle.check(ctx.extra.request.socket.remoteAddress ?? 'unknown', valid) === 'right') {
           signedIn.set(ctx.extra.socket, access.fingerprint());
           ctx.extra.socket.once('close', () => signedIn.delete(ctx.extra.socket));
           return true;
         }
-        await throttle.failed(ctx.extra.request.socket.remoteAddress ?? 'unknown');
         return false; // graphql-ws closes with 4403 Forbidden
       },
       onSubscribe: async (ctx, id, payload) => {

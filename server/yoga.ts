@@ -7,6 +7,7 @@ import type { HostDirectory, Source } from '../spoke/model/source';
 import { Pulse } from '../spoke/model/pulse';
 import { TOKEN_HEADER, VIA_HUB_HEADER } from './security/access';
 import { limitsPlugin, type QueryLimits } from './security/limits';
+import { noSuggestionsPlugin } from './security/no-suggestions';
 import { operationBoundsPlugin } from './security/operation-bounds';
 
 // graphql-yoga over the Loom schema: one instance serves HTTP and, through its envelop, the
@@ -51,6 +52,8 @@ export function createLoomYoga(source: Source, hosts: HostDirectory & RemoteDire
     landingPage: false,
     logging: false,
     plugins: [
+      // first: its validation hook runs before graphql-armor's, which would mask a suggestion with a note
+      noSuggestionsPlugin(),
       limitsPlugin(limits),
       operationBoundsPlugin(limits),
       // A "simple" request (text/plain or form POST, header-less GET) is what a cross-site page

@@ -47,7 +47,7 @@ export function limitsPlugin(limits: QueryLimits) {
     maxTokens: { n: limits.tokens },
     maxDirectives: { n: limits.directives },
     costLimit: { maxCost: limits.cost, ignoreIntrospection: true },
-    // Suggestions ("did you mean…") map the schema for whoever asks; no one needs them from here.
-    blockFieldSuggestion: { enabled: true },
+    // no-suggestions.ts strips every "Did you mean …" (armor's own blocker misses enum values)
+    blockFieldSuggestion: { enabled: false },
   });
 }

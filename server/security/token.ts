@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, statSync, writeSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../../spoke/store/atomic-file';
 
 // The kernel's token: 256 random bits in `<state>/token`, readable by its owner only. Everything
 // but /healthz and /version needs it, loopback included: a browser tab, a DNS-rebinding page or
@@ -12,6 +13,12 @@ const tokenPath = (stateDir: string): string => join(stateDir, 'token');
 
 /** Checks the state dir and its token file, creating them when missing; refuses anything loose. */
 export function ensureToken(stateDir: string): string {
+  checkTokenFile(stateDir);
+  return readToken(stateDir);
+}
+
+/** The state dir and token file exist, are this user's and are closed to others. */
+function checkTokenFile(stateDir: string): void {
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   checkOwnedAndPrivate(stateDir, lstatSync(stateDir), 'directory', 0o077, 'chmod 700');
   const path = tokenPath(stateDir);
@@ -21,28 +28,34 @@ export function ensureToken(stateDir: string): string {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  if (!stats) {
-    writeToken(path, newToken(), 'wx');
-    return readToken(stateDir);
-  }
-  checkOwnedAndPrivate(path, stats, 'file', 0o077, 'chmod 600');
-  return readToken(stateDir);
+  if (stats) checkOwnedAndPrivate(path, stats, 'file', 0o077, 'chmod 600');
+  else createTokenFile(path);
 }
 
-/** The token as the file holds it now. */
+/** The token as the file holds it now; refused unless it is one Loom made. */
 export function readToken(stateDir: string): string {
   const token = readFileSync(tokenPath(stateDir), 'utf8').trim();
-  if (token.length < 22) throw new InsecureStateError(`${tokenPath(stateDir)} holds no usable token; delete it and Loom will make a new one`);
+  if (!looksGenerated(token)) {
+    throw new InsecureStateError(`refusing to start: ${tokenPath(stateDir)} does not hold a token Loom made (43 random base64url characters); run \`loom token --rotate\` for a new one`);
+  }
   return token;
 }
 
+/**
+ * A token newToken made: 43 base64url characters (256 bits). Typed or pasted values are refused
+ * however long: a random one has about 31 distinct characters, and fewer than 16 happens by
+ * chance less than once in 10^12, while "aaaa…" or "abab…" are guessable.
+ */
+function looksGenerated(token: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(token) && new Set(token).size >= MIN_DISTINCT;
+}
+const MIN_DISTINCT = 16;
+
 /** Replaces the token; a running kernel notices and ends every session that used the old one. */
 export function rotateToken(stateDir: string): string {
-  ensureToken(stateDir);
-  const path = tokenPath(stateDir);
-  const temp = `${path}.${process.pid}.tmp`;
-  writeToken(temp, newToken(), 'w');
-  renameSync(temp, path);
+  // the old token may be the very thing being replaced (one Loom did not make): not read here
+  checkTokenFile(stateDir);
+  writeFileAtomic(tokenPath(stateDir), `${newToken()}\n`);
   return readToken(stateDir);
 }
 
@@ -67,10 +80,11 @@ export function tokensEqual(given: string, expected: string): boolean {
 
 const newToken = (): string => randomBytes(32).toString('base64url');
 
-function writeToken(path: string, token: string, flag: 'w' | 'wx'): void {
-  const fd = openSync(path, flag, 0o600);
+/** A new token in a file that must not exist yet (two starts at once cannot both write one). */
+function createTokenFile(path: string): void {
+  const fd = openSync(path, 'wx', 0o600);
   try {
-    writeSync(fd, `${token}\n`);
+    writeSync(fd, `${newToken()}\n`);
   } finally {
     closeSync(fd);
   }

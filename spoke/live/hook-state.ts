@@ -16,21 +16,38 @@ export interface LiveState {
 export const UNKNOWN_LIVE: LiveState = { state: 'UNKNOWN', since: null, detail: null };
 
 /** A line of `<state>/states/<session>.jsonl` as server/bin/loom-hook.sh writes it. */
-export const HookLine = z.object({
+const HookLineSchema = z.object({
   t: z.string(),
   event: z.string(),
   loom_session: z.string().nullable(),
-  /** Claude Code's hook input, minus the prompt */
-  input: z.looseObject({
+  /**
+   * Claude Code's hook input, minus the prompt: a JSON string (the hook never splices stdin into
+   * its line), or, in lines older hooks wrote, the object itself
+   */
+  input: z.preprocess((v) => (typeof v === 'string' ? jsonOrNull(v) : v), z.looseObject({
     session_id: z.string(),
     message: z.string().optional(),
     notification_type: z.string().optional(),
     trigger: z.string().optional(),
     source: z.string().optional(),
     reason: z.string().optional(),
-  }),
+  })),
 });
-export type HookLine = z.infer<typeof HookLine>;
+export type HookLine = z.infer<typeof HookLineSchema>;
+
+/** The hook line a state file's line holds, or null when it holds none (the reader logs it). */
+export function parseHookLine(text: string): HookLine | null {
+  const parsed = HookLineSchema.safeParse(jsonOrNull(text));
+  return parsed.success ? parsed.data : null;
+}
+
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
 
 /** The state after this event, or null when the event changes nothing. */
 export function stateAfter(line: HookLine): LiveState | null {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HookLine, stateAfter } from './hook-state';
+import { parseHookLine, stateAfter, type HookLine } from './hook-state';
 
 // The history of a session's hook log as spans: while Claude Code waited for a permission, and
 // while it compacted. LiveStates keeps only the state now; the timeline needs every span, so it
@@ -69,16 +69,8 @@ export async function readHookLog(dir: string, sessionId: string): Promise<HookL
   const lines: HookLine[] = [];
   for (const raw of text.split('\n')) {
     if (!raw) continue;
-    const parsed = HookLine.safeParse(safeJson(raw));
-    if (parsed.success) lines.push(parsed.data);
+    const parsed = parseHookLine(raw);
+    if (parsed) lines.push(parsed);
   }
   return lines;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

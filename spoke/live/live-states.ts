@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, watch, type FSWatcher } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FileTail } from '../transcripts/tail';
-import { HookLine, stateAfter, UNKNOWN_LIVE, type LiveState } from './hook-state';
+import { parseHookLine, stateAfter, UNKNOWN_LIVE, type LiveState } from './hook-state';
 
 // Follows `<state>/states/<session_id>.jsonl`, the lines `loom hook` appends, and keeps each
 // session's current live state. The files are small and only ever appended to.
@@ -82,14 +82,14 @@ export class LiveStates {
           this.idle.delete(sessionId);
         },
         line: (line) => {
-          const parsed = HookLine.safeParse(safeJson(line.text));
-          if (!parsed.success) return this.log(`${path}:${line.number}: not a hook line; skipped`);
-          const identity = parsed.data.loom_session;
+          const parsed = parseHookLine(line.text);
+          if (!parsed) return this.log(`${path}:${line.number}: not a hook line; skipped`);
+          const identity = parsed.loom_session;
           if (identity && this.identities.get(sessionId) !== identity) {
             this.identities.set(sessionId, identity);
             this.identified(sessionId);
           }
-          const next = stateAfter(parsed.data);
+          const next = stateAfter(parsed);
           if (next?.state === 'IDLE' && next.since !== null) {
             const times = this.idle.get(sessionId) ?? [];
             times.push(next.since);
@@ -105,13 +105,5 @@ export class LiveStates {
       this.states.set(sessionId, latest);
       this.changed(sessionId);
     }
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
   }
 }

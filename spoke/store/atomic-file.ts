@@ -4,9 +4,18 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } f
 // file or the new one, never half of either. A file that cannot be read back is moved aside
 // (never silently replaced), so a person can look at it.
 
+/** The temp file a write goes through, named by its writer's pid so two writers never share one. */
+const tempPath = (path: string): string => `${path}.${process.pid}.tmp`;
+
+/** The pid in the name of a temp file writeFileAtomic made, or null for any other name. */
+export function tempWriter(name: string): number | null {
+  const match = /\.(\d+)\.tmp$/.exec(name);
+  return match ? Number(match[1]) : null;
+}
+
 /** Writes text, or text in parts (so a large file never has to exist as one string). */
 export function writeFileAtomic(path: string, text: string | Iterable<string>, mode = 0o600): void {
-  const temp = `${path}.${process.pid}.tmp`;
+  const temp = tempPath(path);
   const fd = openSync(temp, 'w', mode);
   try {
     for (const part of typeof text === 'string' ? [text] : text) writeSync(fd, part);

@@ -8,6 +8,7 @@ import { loadIndexCache, saveIndexCache } from './index-cache';
 import { placeOf, type TranscriptPlace } from './paths';
 import type { TranscriptSession } from './session';
 import { FileTail } from './tail';
+import { realRoot, refusedLink } from './tree-links';
 
 // Finds every transcript under the projects root, reads each once, then follows them as they
 // grow. chokidar finds new files; appends are signalled by an fs.watch on each file, because
@@ -51,17 +52,26 @@ export class TranscriptTracker {
   private saveTimer: NodeJS.Timeout | null = null;
   /** something changed since the cache was last written (a restart with nothing new writes nothing) */
   private cacheStale = true;
+  /** the tree's real path, which every link must stay inside */
+  private readonly treeRoot: string;
+  /** links refused so far: each is logged once */
+  private readonly refused = new Set<string>();
 
   constructor(
     readonly root: string,
     private readonly catalog: SessionCatalog,
     private readonly options: TrackerOptions,
-  ) {}
+  ) {
+    this.treeRoot = realRoot(root);
+  }
 
   /** Starts watching, then reads every existing file once. Resolves when the first index is done. */
   async start(onProgress?: (p: IndexingProgress) => void): Promise<void> {
     this.watcher = watch(this.root, {
       ignoreInitial: true,
+      // links are judged here (refusedLink), never walked by chokidar: one out of the tree or
+      // into a loop cost thousands of ELOOP errors and seconds of CPU
+      followSymlinks: false,
       ignored: (path, stats) => !!stats?.isFile() && !path.endsWith('.jsonl'),
     });
     this.watcher.on('add', (path) => this.signal(path));
@@ -147,7 +157,7 @@ export class TranscriptTracker {
     let file = this.files.get(path);
     if (file) return file;
     const place = this.placeFor(path);
-    if (!place) return null;
+    if (!place || !this.mayRead(path)) return null;
     file = { path, place, tail: new FileTail(path), watcher: null, ingest: null, reading: null, again: false, timer: null };
     this.files.set(path, file);
     if (!this.stopped) this.watchAppends(file);
@@ -301,6 +311,17 @@ export class TranscriptTracker {
     }
   }
 
+  /** Whether a path may be read: anything but a link that leaves the tree, loops or leads to a directory. */
+  private mayRead(path: string): boolean {
+    const why = refusedLink(this.treeRoot, path);
+    if (why === null) return true;
+    if (!this.refused.has(path)) {
+      this.refused.add(path);
+      this.options.log(`skipping ${path}: ${why}`);
+    }
+    return false;
+  }
+
   private async discover(): Promise<{ path: string; size: number; ino: number }[]> {
     let entries;
     try {
@@ -311,9 +332,10 @@ export class TranscriptTracker {
     }
     const found: { path: string; size: number; ino: number }[] = [];
     for (const entry of entries) {
-      if (!entry.isFile() || !entry.name.endsWith('.jsonl')) continue;
       const path = join(entry.parentPath, entry.name);
-      if (!placeOf(this.root, path)) continue;
+      // every link is judged (and a refused one logged) here, transcript-named or not
+      if (entry.isSymbolicLink() ? !this.mayRead(path) : !entry.isFile()) continue;
+      if (!entry.name.endsWith('.jsonl') || !placeOf(this.root, path)) continue;
       const info = await stat(path).catch(() => null);
       if (info) found.push({ path, size: info.size, ino: info.ino });
     }

@@ -37,6 +37,8 @@ export interface TestKernelOptions {
   now?: () => number;
   /** GraphQL limits and bounds; the defaults otherwise */
   limits?: Partial<QueryLimits>;
+  httpTimeouts?: KernelOptions['httpTimeouts'];
+  throttle?: KernelOptions['throttle'];
 }
 
 /** `node` and the CLI as absolute paths: a command a hub may run on a linked host (hosts.json) */
@@ -63,6 +65,8 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
     awakeLimit: options.awakeLimit,
     now: options.now,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
+    httpTimeouts: options.httpTimeouts,
+    throttle: options.throttle,
     log: (m) => logs.push(m),
   });
   await kernel.indexed;

@@ -100,9 +100,26 @@ describe('loom hooks', () => {
     const result = spawnSync('sh', ['-c', command], { input, encoding: 'utf8' });
     expect(result.status).toBe(0);
     const line = JSON.parse(readFileSync(join(state, 'states', 'abc.jsonl'), 'utf8'));
-    expect(line).toMatchObject({ event: 'Notification', loom_session: null, input: { session_id: 'abc', message: 'Claude needs your permission to use Bash' } });
-    expect(line.input.prompt).toBeNull(); // the prompt stays in the transcript only
+    expect(line).toMatchObject({ event: 'Notification', loom_session: null });
+    const sent = JSON.parse(line.input);
+    expect(sent).toMatchObject({ session_id: 'abc', message: 'Claude needs your permission to use Bash' });
+    expect(sent.prompt).toBeNull(); // the prompt stays in the transcript only
     expect(Date.parse(line.t)).not.toBeNaN();
+  });
+
+  it('builds the state line itself: what comes on stdin cannot set its event or loom_session', () => {
+    const hook = (input: string) =>
+      spawnSync(process.execPath, [LOOM, 'hook', 'Notification', '--state', state], { input, encoding: 'utf8', env: { ...process.env, LOOM_SESSION: 'mine' } });
+    // keys repeated after the object closes, and text that is no JSON at all between braces
+    expect(hook('{"session_id":"dup"},"event":"Stop","loom_session":"theirs","x":{}').status).toBe(0);
+    expect(hook('{"session_id":"broken", "event": "Stop" oops}').status).toBe(0);
+    for (const id of ['dup', 'broken']) {
+      const lines = readFileSync(join(state, 'states', `${id}.jsonl`), 'utf8').trim().split('\n');
+      expect(lines, id).toHaveLength(1);
+      const line = JSON.parse(lines[0]);
+      expect(Object.keys(line).sort(), id).toEqual(['event', 'input', 'loom_session', 't']);
+      expect(line, id).toMatchObject({ event: 'Notification', loom_session: 'mine' });
+    }
   });
 
   it('never fails Claude Code: garbage on stdin or an unwritable state dir still exit 0, and say why', () => {

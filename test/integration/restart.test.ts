@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,5 +75,16 @@ describe('restarting on the same state dir', () => {
     const { data } = await kernel.gql(SESSIONS);
     expect(data.sessions.nodes.map((s: any) => s.key).sort()).toEqual(['three', 'two']);
     expect(existsSync(join(stateDir, 'index-cache.json'))).toBe(true);
+  });
+
+  it('removes the temp files a killed writer left in the state dir, and keeps a live process’s', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const left = ['cleared-goals.json', 'index-cache.json', 'token'].map((name) => `${name}.${dead}.tmp`);
+    const live = `hosts.json.${process.pid}.tmp`;
+    for (const name of [...left, live]) writeFileSync(join(stateDir, name), '{"half": ');
+    kernel = await startTestKernel(root, { stateDir });
+    const after = readdirSync(stateDir);
+    for (const name of left) expect(after, name).not.toContain(name);
+    expect(after).toContain(live);
   });
 });

@@ -143,16 +143,18 @@ describe('the token', () => {
     expect(fromPage.body).toContain('the secret plan');
   });
 
-  it('lets the owner in after 1,000 wrong tokens from the same address', async () => {
+  it('lets the owner in once 1,000 wrong tokens from the same address stop', async () => {
     const statuses = await Promise.all(
       Array.from({ length: 1000 }, () => raw(port, { method: 'POST', path: '/graphql', headers: { 'x-loom-token': 'guess', 'content-type': 'application/json' }, body: QUERY })),
     );
     expect(statuses.every((r) => r.status === 401 || r.status === 429)).toBe(true);
-    expect(statuses.some((r) => r.status === 429)).toBe(true);
-    const started = Date.now();
-    const owner = await raw(port, { method: 'POST', path: '/graphql', headers: { 'x-loom-token': kernel.token, 'content-type': 'application/json' }, body: QUERY });
-    expect(owner.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(statuses.filter((r) => r.status === 401).length).toBeLessThan(100);
+    // a guess comes back every 100 ms, and the owner's token is one (a generous bound: CI never times)
+    const owner = await until(async () => {
+      const res = await raw(port, { method: 'POST', path: '/graphql', headers: { 'x-loom-token': kernel.token, 'content-type': 'application/json' }, body: QUERY });
+      return res.status === 200 ? res : null;
+    }, 'the owner let in after the guesses stopped', 5000);
+    expect(owner.body).toContain('the secret plan');
   });
 });
 
