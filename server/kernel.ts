@@ -66,7 +66,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     host: options.hostName,
     cacheFile: join(options.stateDir, 'index-cache.json'),
     liveDir: join(options.stateDir, 'states'),
-    clearsFile: join(options.stateDir, 'cleared-goals.json'),
+    clearsFile: join(options.stateDir, 'cleared-goals.jsonl'),
     awakeLimit: options.awakeLimit,
     now: options.now,
     log,
