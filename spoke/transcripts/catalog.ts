@@ -1,7 +1,7 @@
 import type { FileRole, SessionSummary } from '../model/types';
 import { StoredGoals } from '../goals/stored-goals';
-import { MessageLedger } from '../usage/ledger';
-import type { CacheContents, CachedSession, IndexCache } from './index-cache';
+import type { CacheContents, IndexCache } from './index-cache';
+import { decodeSession, encodeSession, type CachedSession } from './session-codec';
 import { parseLine, type GraphRecord, type OtherRecord, type TranscriptRecord } from './record';
 import type { TranscriptPlace } from './paths';
 import { TranscriptSession } from './session';
@@ -245,29 +245,7 @@ export class SessionCatalog {
   snapshot(): Pick<CacheContents, 'sessions' | 'summaries'> {
     const sessions = [...this.sessions.values()];
     const cached = function* (this: SessionCatalog): Generator<CachedSession> {
-      for (const s of sessions) {
-        if (s.waking) continue;
-        const { goals, ...facts } = s.sleeping ?? this.awakeFacts(s);
-        yield {
-          key: s.key,
-          project: s.project,
-          parentKey: s.parentKey,
-          cwd: s.cwd,
-          gitBranch: s.gitBranch,
-          customTitle: s.customTitle,
-          aiTitle: s.aiTitle,
-          generation: s.generation,
-          epoch: s.epoch,
-          updatedAt: s.updatedAt,
-          models: [...s.models],
-          recordTypes: Object.fromEntries(s.recordTypes),
-          parseErrors: s.parseErrors,
-          files: [...s.files.values()],
-          facts: { ...facts, goals: goals.json() },
-          usage: s.usage.pack(),
-          subagentUsage: s.subagentUsage.pack(),
-        };
-      }
+      for (const s of sessions) if (!s.waking) yield encodeSession(s, s.sleeping ?? this.awakeFacts(s));
     }.call(this);
     const summaries = Object.fromEntries([...this.summaries].map(([project, map]) => [project, [...map]]));
     return { sessions: cached, summaries };
@@ -285,21 +263,7 @@ export class SessionCatalog {
     for (const [project, pairs] of Object.entries(cache.summaries)) this.summaries.set(project, new Map(pairs));
     for (const c of cache.sessions) {
       const s = this.ensure(c.key, c.project);
-      Object.assign(s, {
-        cwd: c.cwd,
-        gitBranch: c.gitBranch,
-        customTitle: c.customTitle,
-        aiTitle: c.aiTitle,
-        generation: c.generation,
-        epoch: c.epoch,
-        updatedAt: c.updatedAt,
-        models: new Set(c.models),
-        recordTypes: new Map(Object.entries(c.recordTypes)),
-        parseErrors: c.parseErrors,
-        sleeping: { ...c.facts, goals: StoredGoals.fromJson(c.facts.goals) },
-        usage: MessageLedger.packed(c.usage),
-        subagentUsage: MessageLedger.packed(c.subagentUsage),
-      });
+      Object.assign(s, decodeSession(c));
       for (const f of c.files) {
         s.files.set(f.path, f);
         this.indexFile(s, f.path);

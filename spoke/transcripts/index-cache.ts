@@ -1,45 +1,13 @@
 import { z } from 'zod';
 import { moveAside, readFileIfPresent, writeFileAtomic } from '../store/atomic-file';
 import { VERSION } from '../version';
+import { CachedSession } from './session-codec';
 
 // What the index knew when the kernel last stopped: how far each file was read and the facts of
 // each session. A restart with nothing changed reads this instead of every transcript; a file
 // that grew is read from where it was left, and its sessions wake on demand.
 
 const CACHE_FORMAT = 9;
-
-const TranscriptFile = z.object({
-  path: z.string(),
-  fsid: z.string(),
-  role: z.enum(['main', 'subagent']),
-  bytes: z.number(),
-  lines: z.number(),
-  rereads: z.number(),
-});
-
-/** a MessageLedger packed: model names, and the rows as base64 of a Float64Array */
-const PackedLedger = z.object({ models: z.array(z.string().nullable()), data: z.string() });
-
-const CachedSession = z.object({
-  key: z.string(),
-  project: z.string(),
-  parentKey: z.string().nullable(),
-  cwd: z.string().nullable(),
-  gitBranch: z.string().nullable(),
-  customTitle: z.string().nullable(),
-  aiTitle: z.string().nullable(),
-  generation: z.number(),
-  epoch: z.number(),
-  updatedAt: z.number(),
-  models: z.array(z.string()),
-  recordTypes: z.record(z.string(), z.number()),
-  parseErrors: z.array(z.object({ file: z.string(), line: z.number(), offset: z.number(), reason: z.string() })),
-  files: z.array(TranscriptFile),
-  /** goals: their JSON, checked when first read (StoredGoals), not at every restart */
-  facts: z.object({ atomCount: z.number(), turnCount: z.number(), startedAt: z.number(), name: z.string(), goals: z.string() }),
-  usage: PackedLedger,
-  subagentUsage: PackedLedger,
-});
 
 const Header = z.object({ format: z.number(), loom: z.string(), root: z.string() });
 
@@ -54,7 +22,6 @@ const IndexCache = z.object({
 });
 
 export type IndexCache = z.infer<typeof IndexCache>;
-export type CachedSession = z.infer<typeof CachedSession>;
 /**
  * The cache for this projects root, or null when there is none, it is for another root or
  * another Loom version (the index format may differ), or it is unreadable (then moved aside).
