@@ -15,6 +15,7 @@ import {
 } from 'graphql';
 import { asClientError } from '../errors';
 import { hostAnswer, type RemoteDirectory, type RemoteResult } from './delegate';
+import { declaredRoute } from './hub-route';
 import { namesHost, rewriteDocumentIds, rewriteVariableIds } from './id-rewrite';
 
 // The hub's fast path: a query whose every root field names objects of one linked host (a
@@ -23,7 +24,12 @@ import { namesHost, rewriteDocumentIds, rewriteVariableIds } from './id-rewrite'
 // per request only the variables and the answer's ids are rewritten. A query that asks for a
 // Host anywhere is not forwarded: the hub answers with its own record of the host.
 
-const ROUTED: Record<string, string> = { session: 'id', goal: 'id', transcript: 'sessionId', events: 'sessionId' };
+/** The id argument of a query field declared to go to the host its id names (hub-route.ts), or null. */
+function routedArg(schema: GraphQLSchema, name: string): string | null {
+  const field = schema.getQueryType()!.getFields()[name];
+  const route = field ? declaredRoute('Query', field) : null;
+  return route?.kind === 'byHost' ? route.arg : null;
+}
 
 /** Where a root field's id comes from: a literal in the query or a variable. */
 type IdSource = { literal: string } | { variable: string };
@@ -46,8 +52,9 @@ export function forwardPlan(schema: GraphQLSchema, document: DocumentNode, opera
   const roots: FieldNode[] = [];
   const ids: IdSource[] = [];
   for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== Kind.FIELD || selection.directives?.length || !(selection.name.value in ROUTED)) return null;
-    const arg = selection.arguments?.find((a) => a.name.value === ROUTED[selection.name.value])?.value;
+    const routed = selection.kind === Kind.FIELD ? routedArg(schema, selection.name.value) : null;
+    if (selection.kind !== Kind.FIELD || selection.directives?.length || !routed) return null;
+    const arg = selection.arguments?.find((a) => a.name.value === routed)?.value;
     if (arg?.kind === Kind.STRING) ids.push({ literal: arg.value });
     else if (arg?.kind === Kind.VARIABLE) ids.push({ variable: arg.name.value });
     else return null;

@@ -3,6 +3,7 @@ import type { Feed, SessionPage } from '../../spoke/model/source';
 import type { UsageRow } from '../../spoke/usage/report';
 import type { Context } from '../builder';
 import { delegateQuery, delegation, selectionText, type RemoteExecutor } from './delegate';
+import { declaredRoute } from './hub-route';
 import { fieldsFor } from './id-rewrite';
 import { askEveryHost } from './last-seen';
 import { mergedSessions } from './merge-sessions';
@@ -18,24 +19,17 @@ import { RemoteValue } from './remote-value';
 
 type Field = GraphQLField<unknown, Context>;
 
+const MERGES = { sessions: mergeSessions, feed: mergeFeed, timeline: mergeLanes, usage: mergeUsage, changes: mergeChanges };
+
+/** Applies the route each root field declares (hub-route.ts). */
 export function routeToRemotes(schema: GraphQLSchema): void {
-  const query = schema.getQueryType()!.getFields();
-  const subscription = schema.getSubscriptionType()!.getFields();
-  for (const [field, arg] of [
-    [query.session, 'id'],
-    [query.goal, 'id'],
-    [query.transcript, 'sessionId'],
-    [query.events, 'sessionId'],
-  ] as const) {
-    routeByHost(field as Field, arg);
+  for (const type of [schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!]) {
+    for (const field of Object.values(type.getFields()) as Field[]) {
+      const route = declaredRoute(type.name, field);
+      if (route.kind === 'byHost') (type === schema.getSubscriptionType() ? routeStream : routeByHost)(field, route.arg);
+      else if (route.kind === 'merged') MERGES[route.rule](field);
+    }
   }
-  mergeSessions(query.sessions as Field);
-  mergeFeed(query.feed as Field);
-  mergeLanes(query.timeline as Field);
-  mergeUsage(query.usage as Field);
-  mergeChanges(subscription.sessionsChanged as Field);
-  mergeChanges(subscription.feedChanged as Field);
-  routeStream(subscription.sessionStream as Field);
 }
 
 const hostOf = (id: unknown): string => String(id).split(':')[0];
@@ -217,10 +211,10 @@ const sinceArgument = (since: number): ArgumentNode => ({
 });
 
 /** A remote session's stream, resumed from its cursor across outages of the host. */
-function routeStream(field: Field): void {
+function routeStream(field: Field, arg: string): void {
   const local = field.subscribe!;
   field.subscribe = (parent, args, ctx, info) => {
-    const alias = hostOf(args.sessionId);
+    const alias = hostOf(args[arg]);
     if (!ctx.remotes.get(alias)) return local(parent, args, ctx, info);
     return resumableStream(info, args, alias, ctx.remotes);
   };

@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { Goal } from '../../spoke/goals/judge';
 import type { Feed, FeedChange, GoalRef } from '../../spoke/model/source';
 import { builder } from '../builder';
+import { hubRoute } from '../remote/hub-route';
 import { sessionId } from '../ids';
 import { parseTime } from '../time';
 import { AtomRef, atomNode } from './atom';
@@ -155,6 +156,7 @@ builder.objectField(SessionRef, 'goals', (t) =>
 
 builder.queryField('feed', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'merged', rule: 'feed' }),
     type: FeedRef,
     args: { hosts: t.arg.stringList({ description: 'only these hosts' }), since: t.arg.string({ description: 'RFC 3339; goals active since' }) },
     resolve: (_, args, { source }) => source.feed(args.hosts ?? null, parseTime('since', args.since)),
@@ -163,6 +165,7 @@ builder.queryField('feed', (t) =>
 
 builder.queryField('goal', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'byHost', arg: 'id' }),
     type: GoalRefType,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
@@ -188,6 +191,7 @@ const UndoResultRef = builder.objectRef<{ restored: number }>('UndoResult').impl
 
 builder.mutationField('clearGoals', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'inResolver' }),
     type: ClearResultRef,
     description: 'Takes goals out of the feed (kept in the state dir). Sending the same idempotencyKey again makes no second batch.',
     args: { ids: t.arg.idList({ required: true }), idempotencyKey: t.arg.string({ required: true }) },
@@ -203,6 +207,7 @@ builder.mutationField('clearGoals', (t) =>
 
 builder.mutationField('undoClear', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'inResolver' }),
     type: UndoResultRef,
     description: 'Puts a cleared batch back in the feed (on every host the clear reached).',
     args: { batchId: t.arg.id({ required: true }) },
@@ -220,6 +225,7 @@ builder.mutationField('undoClear', (t) =>
 
 builder.subscriptionField('feedChanged', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'merged', rule: 'changes' }),
     type: FeedChangeRef,
     args: {
       since: t.arg({ type: 'DateTime', description: 'first the goals of each session changed at or after this time (to catch up after a gap), then the changes as they come' }),

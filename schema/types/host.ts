@@ -1,6 +1,7 @@
 import { ForbiddenError, NotFoundError, type HostDirectory } from '../../spoke/model/source';
 import type { HostInfo, HostLink } from '../../spoke/model/types';
 import { builder } from '../builder';
+import { hubRoute } from '../remote/hub-route';
 
 // Hosts: this machine, and every machine this kernel links over SSH with its status and trust.
 
@@ -39,10 +40,11 @@ export const HostRef = builder.objectRef<HostInfo>('Host').implement({
 
 const allHosts = (source: { hosts(): HostInfo[] }, hosts: { list(): HostInfo[] }): HostInfo[] => [...source.hosts(), ...hosts.list()];
 
-builder.queryField('hosts', (t) => t.field({ type: [HostRef], resolve: (_, __, { source, hosts }) => allHosts(source, hosts) }));
+builder.queryField('hosts', (t) => t.field({ type: [HostRef], extensions: hubRoute({ kind: 'local' }), resolve: (_, __, { source, hosts }) => allHosts(source, hosts) }));
 
 builder.subscriptionField('hostsChanged', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'local' }),
     type: [HostRef],
     description: 'Every host, each time one is linked, unlinked, changes trust, or goes up or down.',
     subscribe: async function* (_, __, { source, hosts }) {
@@ -55,6 +57,7 @@ builder.subscriptionField('hostsChanged', (t) =>
 
 builder.mutationField('linkHost', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'local' }),
     type: HostRef,
     description:
       "Links a host over SSH (linking the same target again updates it) and answers after the first attempt: UP, or DOWN with the reason. An unknown host key is refused with its fingerprint unless acceptNewHostKey. The command run there and its state dir come from the hub's hosts.json only: `loom link <target> --command CMD --remote-state DIR` on the hub writes them.",
@@ -78,6 +81,7 @@ builder.mutationField('linkHost', (t) =>
 
 builder.mutationField('unlinkHost', (t) =>
   t.boolean({
+    extensions: hubRoute({ kind: 'local' }),
     description: 'Ends the link and forgets the host; false when no host had that name.',
     args: { name: t.arg.string({ required: true }) },
     resolve: (_, { name }, { hosts }) => hosts.unlink(name),
@@ -86,6 +90,7 @@ builder.mutationField('unlinkHost', (t) =>
 
 builder.mutationField('setHostTrust', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'local' }),
     type: HostRef,
     args: { name: t.arg.string({ required: true }), trust: t.arg({ type: TrustTierEnum, required: true }) },
     resolve: (_, { name, trust }, { hosts }) => hosts.setTrust(name, trust),

@@ -1,5 +1,6 @@
 import type { IndexingProgress, KernelInfo } from '../../spoke/model/types';
 import { builder } from '../builder';
+import { hubRoute } from '../remote/hub-route';
 import { HostRef } from './host';
 
 const IndexingRef = builder.objectRef<IndexingProgress>('Indexing').implement({
@@ -25,4 +26,4 @@ const KernelInfoRef = builder.objectRef<KernelInfo>('KernelInfo').implement({
   }),
 });
 
-builder.queryField('kernel', (t) => t.field({ type: KernelInfoRef, resolve: (_, __, { source }) => source.kernel() }));
+builder.queryField('kernel', (t) => t.field({ type: KernelInfoRef, extensions: hubRoute({ kind: 'local' }), resolve: (_, __, { source }) => source.kernel() }));

@@ -1,5 +1,6 @@
 import type { SessionChange } from '../../spoke/model/source';
 import { builder } from '../builder';
+import { hubRoute } from '../remote/hub-route';
 import { sessionId } from '../ids';
 import { SessionRef } from './session';
 
@@ -15,6 +16,7 @@ const SessionChangeRef = builder.objectRef<SessionChange>('SessionChange').imple
 
 builder.subscriptionField('sessionsVersion', (t) =>
   t.int({
+    extensions: hubRoute({ kind: 'local' }),
     description:
       "This kernel's own sessions' version: at once, then each time any of its sessions appears, changes or goes away. Whoever keeps a copy of a session list reads it again when the version moves (a hub does, for its linked hosts).",
     subscribe: (_, __, { source }) => source.sessionsVersion(),
@@ -24,6 +26,7 @@ builder.subscriptionField('sessionsVersion', (t) =>
 
 builder.subscriptionField('sessionsChanged', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'merged', rule: 'changes' }),
     type: SessionChangeRef,
     description: 'A session appeared, changed (new atoms, a new name…) or went away.',
     args: {

@@ -1,4 +1,5 @@
 import { builder } from '../builder';
+import { hubRoute } from '../remote/hub-route';
 import { SessionRef } from './session';
 import type { SessionSummary } from '../../spoke/model/types';
 import type { SessionPage } from '../../spoke/model/source';
@@ -39,6 +40,7 @@ const SessionConnectionRef = builder.objectRef<SessionPage>('SessionConnection')
 
 builder.queryField('sessions', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'merged', rule: 'sessions' }),
     type: SessionConnectionRef,
     description: 'Top-level sessions (subagents hang off their parent), most recently active first.',
     args: {

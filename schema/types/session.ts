@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { LiveState } from '../../spoke/live/hook-state';
 import type { ParseError, SessionSummary, TranscriptFile } from '../../spoke/model/types';
 import { builder } from '../builder';
+import { hubRoute } from '../remote/hub-route';
 import { parseSessionId, sessionId } from '../ids';
 import { hostNamed, HostRef } from './host';
 import { TurnRef } from './turn';
@@ -89,6 +90,7 @@ SessionRef.implement({
 
 builder.queryField('session', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'byHost', arg: 'id' }),
     type: SessionRef,
     nullable: true,
     args: { id: t.arg.id({ required: true }) },

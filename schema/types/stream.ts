@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { StreamFrame } from '../../spoke/model/source';
 import { builder } from '../builder';
+import { hubRoute } from '../remote/hub-route';
 import { parseSessionId, sessionId } from '../ids';
 import { AtomRef, atomNode } from './atom';
 
@@ -27,6 +28,7 @@ const StreamFrameRef = builder.objectRef<StreamFrame>('StreamFrame').implement({
 
 builder.subscriptionField('sessionStream', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'byHost', arg: 'sessionId' }),
     type: StreamFrameRef,
     description: "A session's atoms: a snapshot (the newest atoms, or those after `cursor`), then every new atom, in order, once.",
     args: {

@@ -2,6 +2,7 @@ import type { LiveSpan } from '../../spoke/live/live-spans';
 import type { TimelineBar, TimelineDot, TimelineLane } from '../../spoke/model/source';
 import { DEFAULT_LANES, MAX_LANES, MAX_NAMED_SESSIONS } from '../../spoke/timeline';
 import { builder } from '../builder';
+import { hubRoute } from '../remote/hub-route';
 import { childId, parseSessionId } from '../ids';
 import { parseTime } from '../time';
 import { SessionRef } from './session';
@@ -80,6 +81,7 @@ const LaneRef = builder.objectRef<TimelineLane>('TimelineLane').implement({
 
 builder.queryField('timeline', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'merged', rule: 'timeline' }),
     type: [LaneRef],
     description:
       `One lane per top-level session active in [from, to], most recently active first. Each lane reads its session's turns, ` +

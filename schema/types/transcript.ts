@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { TranscriptPage } from '../../spoke/model/source';
 import { builder } from '../builder';
+import { hubRoute } from '../remote/hub-route';
 import { parseSessionId } from '../ids';
 import { parseTime } from '../time';
 import { AtomRef, AtomTypeEnum, atomNode } from './atom';
@@ -30,6 +31,7 @@ const badInput = (message: string) => new GraphQLError(message, { extensions: { 
 
 builder.queryField('transcript', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'byHost', arg: 'sessionId' }),
     type: TranscriptPageRef,
     args: {
       sessionId: t.arg.id({ required: true }),
@@ -46,6 +48,7 @@ builder.queryField('transcript', (t) =>
 
 builder.queryField('events', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'byHost', arg: 'sessionId' }),
     type: [AtomRef],
     description: "A session's atoms filtered by type, turn and time: the newest `limit` matches, oldest first.",
     args: {

@@ -1,6 +1,7 @@
 import type { UsageRow } from '../../spoke/usage/report';
 import { totals, tokenTotal, type UsageTotals } from '../../spoke/usage/usage';
 import { builder } from '../builder';
+import { hubRoute } from '../remote/hub-route';
 import { parseTime } from '../time';
 import { AtomRef } from './atom';
 import { SessionRef } from './session';
@@ -62,6 +63,7 @@ builder.objectField(SessionRef, 'usage', (t) =>
 
 builder.queryField('usage', (t) =>
   t.field({
+    extensions: hubRoute({ kind: 'merged', rule: 'usage' }),
     type: [UsageRowRef],
     description: 'Usage across every session (subagents included), grouped; each API message counted once.',
     args: {
