@@ -18,7 +18,7 @@ type Graph = Map<string, string[]>;
  * (statements, so they start a line; a code sample inside a string or a comment does not), and
  * `import('…')` anywhere (a dynamic import, or a type written as one), and `require('…')`.
  */
-export function specifiers(text: string): string[] {
+function specifiers(text: string): string[] {
   const found: string[] = [];
   const statement = /^[ \t]*(?:import|export)\b[^;]*?\bfrom\s*['"]([^'"\n]+)['"]/gm;
   const bare = /^[ \t]*import\s*['"]([^'"\n]+)['"]/gm;
