@@ -1,15 +1,18 @@
 import { hostname } from 'node:os';
 import { NotFoundError, UnavailableError, type EventFilter, type Feed, type FeedChange, type TimelineLane, type TimelineQuery, type TranscriptPage, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
 import { GoalClears } from './goals/clears';
-import { withLive, type Goal } from './goals/judge';
+import { withLive } from './goals/judge';
 import { SilenceAlarms } from './goals/silence-alarms';
 import { withClock } from './goals/sign-of-life';
-import { UNKNOWN_LIVE, type LiveState } from './live/hook-state';
+import { UNKNOWN_LIVE } from './live/hook-state';
 import { withIdleAtoms } from './live/idle-atoms';
-import { liveSpans, readHookLog, type LiveSpan } from './live/live-spans';
+import { liveSpans, readHookLog } from './live/live-spans';
 import { LiveStates } from './live/live-states';
+import type { Goal } from './model/goal';
+import type { LiveSpan, LiveState } from './model/live';
 import { Pulse } from './model/pulse';
 import type { Atom, AtomMeta, ContentBlock, HostInfo, IndexingProgress, KernelInfo, SessionSummary, Turn } from './model/types';
+import type { UsageQuery, UsageRow, UsageTotals } from './model/usage';
 import { pageSessions, type Listed } from './session-list';
 import { eventRows, transcriptPage } from './session-pages';
 import { streamSession } from './session-stream';
@@ -18,9 +21,9 @@ import { SessionCatalog } from './transcripts/catalog';
 import { loadAtoms } from './transcripts/content';
 import type { TranscriptSession } from './transcripts/session';
 import { TranscriptTracker } from './transcripts/tracker';
-import { usageRows, type LedgerEntry, type UsageQuery, type UsageRow } from './usage/report';
+import { usageRows, type LedgerEntry } from './usage/report';
 import type { LedgerRow } from './usage/ledger';
-import { larger, totals, type UsageTotals } from './usage/usage';
+import { larger, totals } from './usage/usage';
 import { VERSION } from './version';
 
 // This machine's sessions, read from its Claude Code transcripts, served as a Source.

@@ -1,5 +1,5 @@
 import { hasSignOfLife } from './goals/sign-of-life';
-import type { LiveSpan } from './live/live-spans';
+import type { LiveSpan } from './model/live';
 import { BadInputError, type BarStatus, type TimelineLane, type TimelineQuery } from './model/source';
 import type { SessionSummary, Turn } from './model/types';
 

@@ -1,4 +1,4 @@
-import type { UsageRow } from '../../spoke/usage/report';
+import type { UsageRow } from '../../spoke/model/usage';
 import { addTotals } from '../../spoke/usage/usage';
 import type { RemoteDirectory, RemoteExecutor } from './delegate';
 

@@ -1,6 +1,6 @@
 import { getNamedType, Kind, type ArgumentNode, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import type { Feed, SessionPage } from '../../spoke/model/source';
-import type { UsageRow } from '../../spoke/usage/report';
+import type { UsageRow } from '../../spoke/model/usage';
 import type { Context } from '../builder';
 import { delegateQuery, delegation, selectionText, type RemoteExecutor } from './delegate';
 import { declaredRoute } from './hub-route';

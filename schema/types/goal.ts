@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import type { Goal } from '../../spoke/goals/judge';
+import type { Goal } from '../../spoke/model/goal';
 import type { Feed, FeedChange, GoalRef } from '../../spoke/model/source';
 import { builder } from '../builder';
 import { hubRoute } from '../remote/hub-route';

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import type { LiveState } from '../../spoke/live/hook-state';
+import type { LiveState } from '../../spoke/model/live';
 import type { ParseError, SessionSummary, TranscriptFile } from '../../spoke/model/types';
 import { builder } from '../builder';
 import { hubRoute } from '../remote/hub-route';

@@ -1,4 +1,4 @@
-import type { LiveSpan } from '../../spoke/live/live-spans';
+import type { LiveSpan } from '../../spoke/model/live';
 import type { TimelineBar, TimelineDot, TimelineLane } from '../../spoke/model/source';
 import { DEFAULT_LANES, MAX_LANES, MAX_NAMED_SESSIONS } from '../../spoke/timeline';
 import { builder } from '../builder';

@@ -1,5 +1,5 @@
-import type { UsageRow } from '../../spoke/usage/report';
-import { totals, tokenTotal, type UsageTotals } from '../../spoke/usage/usage';
+import type { UsageRow, UsageTotals } from '../../spoke/model/usage';
+import { totals, tokenTotal } from '../../spoke/usage/usage';
 import { builder } from '../builder';
 import { hubRoute } from '../remote/hub-route';
 import { parseTime } from '../time';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HostsConfigError } from '../../federation/hosts-config';
-import { startLiveAppends, writeDemoTree } from '../../spoke/demo/index';
+import { startLiveAppends, writeDemoTree } from '../../demo/index';
 import { defaultProjectsRoot } from '../../spoke/transcripts/paths';
 import { VERSION } from '../../spoke/version';
 import { startKernel } from '../kernel';

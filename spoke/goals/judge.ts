@@ -1,5 +1,6 @@
-import type { LiveState } from '../live/hook-state';
-import type { Author, GoalTool, Turn } from '../model/types';
+import type { BlockKind, ChildGoal, Goal, GoalStatus } from '../model/goal';
+import type { LiveState } from '../model/live';
+import type { GoalTool, Turn } from '../model/types';
 import { taskBoard, type Task } from './task-board';
 
 // The deterministic judge: what each ask in a session is, and whether it needs its person.
@@ -10,36 +11,6 @@ import { taskBoard, type Task } from './task-board';
 // else WORKING. Its parts are the latest todo list of the turn, the tasks it created (TaskCreate)
 // and the subagents it launched. Whether a WORKING goal is still at work is decided when read
 // (sign-of-life.ts), since the answer changes with the clock.
-
-export type GoalStatus = 'WORKING' | 'BLOCKED' | 'COMPLETED';
-export type BlockKind = 'PERMISSION' | 'QUESTION' | 'PLAN_APPROVAL' | 'ERROR';
-
-export interface ChildGoal {
-  /** unique within its goal */
-  key: string;
-  /** ASK: an older open ask of the same session, rolled up under the newest (applied when read) */
-  kind: 'TODO' | 'TASK' | 'SUBAGENT' | 'ASK';
-  title: string;
-  status: GoalStatus;
-}
-
-export interface Goal {
-  /** the uuid of the prompt that opened it: stable across restarts and re-reads */
-  anchor: string;
-  title: string;
-  origin: Author['kind'];
-  status: GoalStatus;
-  /** BLOCKED when any part is, COMPLETED when it and every part are */
-  rolledUpStatus: GoalStatus;
-  block: { kind: BlockKind; text: string } | null;
-  /** UNFINISHED only when read: withClock settles an ask nobody is at work on (never stored) */
-  outcome: 'COMPLETED' | 'INTERRUPTED' | 'UNFINISHED' | null;
-  openedAt: number;
-  updatedAt: number;
-  children: ChildGoal[];
-  /** set when read: the anchor of the newer ask of the session this open one rolled up under */
-  rolledUpInto?: string;
-}
 
 /** The goals the transcript alone shows, oldest first. */
 export function judgeGoals(turns: Turn[]): Goal[] {

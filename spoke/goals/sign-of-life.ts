@@ -1,5 +1,6 @@
-import { UNKNOWN_LIVE, type LiveState } from '../live/hook-state';
-import type { ChildGoal, Goal } from './judge';
+import { UNKNOWN_LIVE } from '../live/hook-state';
+import type { ChildGoal, Goal } from '../model/goal';
+import type { LiveState } from '../model/live';
 
 // Working needs a sign of life: a live hook state that says the session is at work, or a record
 // whose own timestamp is recent by the kernel's clock (never a file's mtime, which is "now" in a

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Goal } from './judge';
+import type { Goal } from '../model/goal';
 
 // A sleeping session's goals as the index cache keeps them: one JSON string (a single string
 // costs a restart far less than thousands of small objects), parsed and validated only when

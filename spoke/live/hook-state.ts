@@ -1,17 +1,8 @@
 import { z } from 'zod';
+import type { LiveState, LiveStateKind } from '../model/live';
 
 // What a hook event says about a session. The hook writes Claude Code's event as it came; the
 // meaning is decided here, where it can change without touching anyone's settings.json.
-
-export type LiveStateKind = 'WORKING' | 'PERMISSION' | 'COMPACTING' | 'IDLE' | 'CLOSED' | 'UNKNOWN';
-
-export interface LiveState {
-  state: LiveStateKind;
-  /** epoch ms of the event that set the state; null when no hook was ever seen */
-  since: number | null;
-  /** the permission request, the compaction trigger, why the session ended… */
-  detail: string | null;
-}
 
 export const UNKNOWN_LIVE: LiveState = { state: 'UNKNOWN', since: null, detail: null };
 

@@ -1,19 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { LiveSpan } from '../model/live';
 import { parseHookLine, stateAfter, type HookLine } from './hook-state';
 
 // The history of a session's hook log as spans: while Claude Code waited for a permission, and
 // while it compacted. LiveStates keeps only the state now; the timeline needs every span, so it
 // reads the log again (the files are small and only ever appended to).
-
-export type StripeKind = 'PERMISSION' | 'COMPACTING';
-
-export interface LiveSpan {
-  kind: StripeKind;
-  t: number;
-  /** null while the session is still in that state */
-  end: number | null;
-}
 
 /** Hook times are whole seconds: a transcript line in the same second may precede the event. */
 const HOOK_RESOLUTION_MS = 1000;

@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, watch, type FSWatcher } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { LiveState } from '../model/live';
 import { FileTail } from '../transcripts/tail';
-import { parseHookLine, stateAfter, UNKNOWN_LIVE, type LiveState } from './hook-state';
+import { parseHookLine, stateAfter, UNKNOWN_LIVE } from './hook-state';
 
 // Follows `<state>/states/<session_id>.jsonl`, the lines `loom hook` appends, and keeps each
 // session's current live state. The files are small and only ever appended to.

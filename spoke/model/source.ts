@@ -1,8 +1,7 @@
-import type { Goal } from '../goals/judge';
-import type { LiveSpan } from '../live/live-spans';
-import type { UsageQuery, UsageRow } from '../usage/report';
-import type { UsageTotals } from '../usage/usage';
+import type { Goal } from './goal';
+import type { LiveSpan } from './live';
 import type { Atom, ContentBlock, AtomMeta, HostInfo, KernelInfo, SessionSummary, TrustTier, Turn } from './types';
+import type { UsageQuery, UsageRow, UsageTotals } from './usage';
 
 // The seam between the API and whatever holds sessions. The schema calls a Source and nothing
 // else; LocalSource serves this machine's transcripts, and a hub serves a merge of several.

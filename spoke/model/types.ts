@@ -1,5 +1,5 @@
-import type { LiveState } from '../live/hook-state';
-import type { MessageUsage, UsageTotals } from '../usage/usage';
+import type { LiveState } from './live';
+import type { MessageUsage, UsageTotals } from './usage';
 
 // The substrate-neutral model: what a session is, whatever file format it was rebuilt from.
 // Times are epoch milliseconds; the API layer turns them into DateTime values.

@@ -1,6 +1,6 @@
 import { bareAtom } from '../model/atom';
 import type { AtomMeta, AtomType, Author, GoalTool } from '../model/types';
-import type { MessageUsage } from '../usage/usage';
+import type { MessageUsage } from '../model/usage';
 import { deriveAuthor, isInterruptLine, isTerminalNote, promptLine } from './author';
 import { arr, obj, str, time, type Json } from './fields';
 import type { TranscriptPlace } from './paths';

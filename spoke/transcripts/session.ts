@@ -1,9 +1,10 @@
+import type { Goal } from '../model/goal';
 import type { AtomMeta, FileRole, ParseError, RewoundBranch, TranscriptFile, Turn } from '../model/types';
 import { ActivePath } from './active-path';
 import type { GraphRecord, TitleRecord } from './record';
 import { RecordGraph } from './record-graph';
 import { buildTurns } from './turns';
-import { judgeGoals, type Goal } from '../goals/judge';
+import { judgeGoals } from '../goals/judge';
 import { StoredGoals } from '../goals/stored-goals';
 import { MessageLedger } from '../usage/ledger';
 

@@ -1,5 +1,6 @@
 import type { AtomMeta, RewoundBranch, Segment, Turn } from '../model/types';
-import { record, totals, type MessageUsage } from '../usage/usage';
+import type { MessageUsage } from '../model/usage';
+import { record, totals } from '../usage/usage';
 import { NEW_CHAIN } from './active-path';
 import { isOpenerAuthor } from './record';
 

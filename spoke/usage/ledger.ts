@@ -1,4 +1,5 @@
-import { tokenTotal, type MessageUsage, type Tokens } from './usage';
+import type { MessageUsage, Tokens } from '../model/usage';
+import { tokenTotal } from './usage';
 
 // Every API message of a session, once, in columns rather than objects: a gigabyte of
 // transcripts holds hundreds of thousands of messages, and each stays in memory for as long as

@@ -1,23 +1,10 @@
 import { BadInputError } from '../model/source';
+import type { UsageQuery, UsageRow } from '../model/usage';
 import type { LedgerRow } from './ledger';
-import { totals, type UsageTotals } from './usage';
+import { totals } from './usage';
 
-// Usage across sessions, grouped by day, session, model or host.
-
-export type UsageGroup = 'DAY' | 'SESSION' | 'MODEL' | 'HOST';
-
-export interface UsageQuery {
-  since: number | null;
-  until: number | null;
-  groupBy: UsageGroup;
-  /** IANA zone the days are counted in */
-  timeZone: string;
-}
-
-export interface UsageRow extends UsageTotals {
-  /** the day (YYYY-MM-DD), the session id, the model or the host */
-  key: string;
-}
+// Usage across sessions, grouped by day, session, model or host (the query and its rows are
+// spoke/model/usage.ts).
 
 export interface LedgerEntry {
   message: LedgerRow;

@@ -1,36 +1,11 @@
+import type { MessageUsage, Tokens, UsageTotals } from '../model/usage';
 import prices from './prices.json';
 
-// Token accounting and cost. One API message is often written as several transcript lines that
+// Token accounting and cost (the shapes are spoke/model/usage.ts). One API message is often written as several transcript lines that
 // share message.id and requestId; it counts once, as the copy with the largest total (early
 // copies carry partial output counts). Cost comes from Loom's own price table; a model it does
 // not list has no price, and any total that includes it has an UNKNOWN cost: no other model's
 // rate is ever used instead.
-
-export interface Tokens {
-  input: number;
-  output: number;
-  /** all cache writes; the 5m/1h split below when the transcript gives it */
-  cacheWrite: number;
-  cacheWrite5m: number;
-  cacheWrite1h: number;
-  cacheRead: number;
-}
-
-export interface MessageUsage extends Tokens {
-  /** `message.id:requestId`, or the line's uuid when either is missing (then it counts alone) */
-  key: string;
-  t: number;
-  model: string | null;
-}
-
-export type CostStatus = 'ESTIMATED' | 'UNKNOWN';
-export type CostSource = 'CATALOG' | 'NONE';
-
-export interface UsageTotals extends Tokens {
-  cost: number | null;
-  costStatus: CostStatus;
-  costSource: CostSource;
-}
 
 interface Rates {
   input: number;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeSyntheticCorpus } from '../../spoke/demo/index';
+import { writeSyntheticCorpus } from '../../demo/index';
 
 /** A synthetic projects tree of about `bytes`, generated once and kept for later runs. */
 export async function ensureCorpus(bytes: number, files: number): Promise<string> {

@@ -13,9 +13,6 @@ import type { DemoProject } from './story/types';
 import { webProject } from './story/web';
 import { workerProject } from './story/worker';
 
-export { startLiveAppends, type LiveAppends } from './live';
-export { writeSyntheticCorpus, type CorpusOptions, type CorpusStats } from './corpus';
-
 export interface DemoSession {
   /** the project folder's name, see projectSlug */
   project: string;
