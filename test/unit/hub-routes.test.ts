@@ -25,7 +25,7 @@ describe('hub routes', () => {
   });
 
   it('refuse a schema with a root field that declares none, naming it', () => {
-    const field = (extensions?: object) => ({ type: GraphQLString, extensions, resolve: () => 'x' });
+    const field = (extensions?: Record<string, unknown>) => ({ type: GraphQLString, extensions, resolve: () => 'x' });
     const schema = new GraphQLSchema({
       query: new GraphQLObjectType({ name: 'Query', fields: { kernel: field({ hub: { kind: 'local' } }), newField: field() } }),
       mutation: new GraphQLObjectType({ name: 'Mutation', fields: { noop: field({ hub: { kind: 'local' } }) } }),
