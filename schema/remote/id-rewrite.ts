@@ -20,6 +20,7 @@ import {
   type InlineFragmentNode,
   type GraphQLObjectType,
   type ValueNode,
+  type ConstValueNode,
 } from 'graphql';
 
 // Every id on the wire is `host:…`. A hub names each linked host by its own alias, so the host
@@ -73,6 +74,9 @@ export function rewriteDocumentIds(schema: GraphQLSchema, document: DocumentNode
     document,
     visitWithTypeInfo(typeInfo, {
       Argument: (node) => (getNamedType(typeInfo.getInputType())?.name === 'ID' ? { ...node, value: rewriteValue(node.value) } : undefined),
+      // a variable left out takes its default, which the host reads as written: rename it too
+      VariableDefinition: (node) =>
+        node.defaultValue && innermostTypeName(node.type) === 'ID' ? { ...node, defaultValue: rewriteValue(node.defaultValue) as ConstValueNode } : undefined,
       ObjectField: (node) => (getNamedType(typeInfo.getInputType())?.name === 'ID' ? { ...node, value: rewriteValue(node.value) } : undefined),
     }),
   );
@@ -96,6 +100,11 @@ export function inlineListedIdVariables<T extends FieldNode | FragmentDefinition
       }),
     }),
   }) as T;
+}
+
+/** The named type under any lists and non-nulls (`[ID!]` → `ID`). */
+function innermostTypeName(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : innermostTypeName(type.type);
 }
 
 /** `ID` for a variable declared `ID` or `ID!` (not a list of them). */
