@@ -33,8 +33,11 @@ const store = createStore<FeedSnapshot>({ loaded: false, error: null, columns: {
 let bySession = new Map<string, FeedGoal[]>();
 /** goals this page is clearing right now: hidden until the kernel answers */
 const clearing = new Set<string>();
-/** events that arrived while the feed was being read: newer than what the read returns */
-let eventsDuringLoad: Map<string, FeedGoal[]> | null = null;
+/** reads of the feed under way, each with the events that arrived meanwhile: newer than what it returns */
+const reads = new Set<Map<string, FeedGoal[]>>();
+/** reads are numbered as they start; an answer older than one already shown is dropped */
+let readsStarted = 0;
+let newestShown = 0;
 let started = false;
 
 /** By last activity; of two goals active at the same moment, the later ask first. */
@@ -60,27 +63,32 @@ const publishEvents = oncePerBurst(() => publish());
 
 function onEvent(sessionId: string, goals: FeedGoal[]): void {
   connection.fresh();
-  eventsDuringLoad?.set(sessionId, goals);
+  for (const events of reads) events.set(sessionId, goals);
   place(sessionId, goals);
   publishEvents();
 }
 
 async function load(): Promise<void> {
-  eventsDuringLoad = new Map();
+  const number = ++readsStarted;
+  const events = new Map<string, FeedGoal[]>();
+  reads.add(events);
   try {
     const { feed } = await query<{ feed: Record<'working' | 'blocked' | 'completed', FeedGoal[]> }>(FEED);
+    // a read made after this one has answered already: what it showed is newer
+    if (number < newestShown) return;
+    newestShown = number;
     bySession = new Map();
     for (const goal of [...feed.working, ...feed.blocked, ...feed.completed]) {
       bySession.set(sessionIdOf(goal.id), [...(bySession.get(sessionIdOf(goal.id)) ?? []), goal]);
     }
-    for (const [sessionId, goals] of eventsDuringLoad) place(sessionId, goals);
+    for (const [sessionId, goals] of events) place(sessionId, goals);
     publish({ loaded: true, error: null });
     // what the page shows is current again (after a reconnect it may not have been)
     connection.fresh();
   } catch (err) {
     publish({ loaded: true, error: (err as Error).message });
   } finally {
-    eventsDuringLoad = null;
+    reads.delete(events);
   }
 }
 
