@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printLoomSchema } from '../../schema/index';
+import { SDL_FILE, WEB_TYPES_FILE, webTypesFor } from '../../schema/print';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
 let kernel: TestKernel;
@@ -14,6 +15,10 @@ describe('the schema', () => {
   it('matches the checked-in schema/schema.graphql (run `npm run schema:print` after changing it)', () => {
     const checkedIn = readFileSync(join(import.meta.dirname, '..', '..', 'schema', 'schema.graphql'), 'utf8');
     expect(printLoomSchema()).toBe(checkedIn);
+  });
+
+  it("matches the dashboard's web/src/graphql-env.d.ts, which gql.tada types its documents with (`npm run schema:print` rewrites both)", async () => {
+    expect(readFileSync(WEB_TYPES_FILE, 'utf8')).toBe(await webTypesFor(SDL_FILE));
   });
 });
 

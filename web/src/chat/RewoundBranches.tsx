@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { query } from '../lib/gql';
+import { readFragment } from '../lib/graphql';
 import { AtomRow } from './AtomRow';
-import { REWOUND_BRANCHES } from './queries';
+import { ATOM, REWOUND_BRANCHES } from './queries';
 import { buildRows } from './rows';
 import type { ChatAtom, RewoundSummary } from './types';
 
 interface Loaded {
   id: string;
-  atoms: ChatAtom[];
+  atoms: readonly ChatAtom[];
 }
 
 /**
@@ -19,9 +20,10 @@ export function RewoundBranches({ sessionId, branches }: { sessionId: string; br
   const [error, setError] = useState<string | null>(null);
   const show = async () => {
     try {
-      const { session } = await query<{ session: { turns: { rewoundBranches: Loaded[] }[] } | null }>(REWOUND_BRANCHES, { id: sessionId });
+      const { session } = await query(REWOUND_BRANCHES, { id: sessionId });
       const wanted = new Set(branches.map((b) => b.id));
-      setOpen((session?.turns ?? []).flatMap((t) => t.rewoundBranches).filter((b) => wanted.has(b.id)));
+      const loaded = (session?.turns ?? []).flatMap((t) => t.rewoundBranches).filter((b) => wanted.has(b.id));
+      setOpen(loaded.map((b) => ({ id: b.id, atoms: readFragment(ATOM, b.atoms) })));
     } catch (err) {
       setError((err as Error).message);
     }
