@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printLoomSchema } from '../../schema/index';
 import { SDL_FILE, WEB_TYPES_FILE, webTypesFor } from '../../schema/print';
+import { graphql, type ResultOf } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
 let kernel: TestKernel;
@@ -22,20 +23,22 @@ describe('the schema', () => {
   });
 });
 
+const PAGE_OF_5 = graphql(`query PageOf5($after: String) { sessions(first: 5, after: $after) { pageInfo { hasNextPage endCursor } nodes { id } } }`);
+
 describe('sessions', () => {
   it('lists the newest activity first and pages with cursors without gaps or repeats', async () => {
-    const all = (await kernel.gql(`{ sessions(first: 100) { totalCount nodes { id updatedAt } } }`)).data.sessions;
-    const times = all.nodes.map((s: any) => Date.parse(s.updatedAt));
+    const all = (await kernel.gql(graphql(`query { sessions(first: 100) { totalCount nodes { id updatedAt } } }`))).data.sessions;
+    const times = all.nodes.map((s) => Date.parse(s.updatedAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const { data }: { data: any } = await kernel.gql(`query($after: String) { sessions(first: 5, after: $after) { pageInfo { hasNextPage endCursor } nodes { id } } }`, { after });
-      seen.push(...data.sessions.nodes.map((s: any) => s.id));
+      const { data }: { data: ResultOf<typeof PAGE_OF_5> } = await kernel.gql(PAGE_OF_5, { after });
+      seen.push(...data.sessions.nodes.map((s) => s.id));
       if (!data.sessions.pageInfo.hasNextPage) break;
       after = data.sessions.pageInfo.endCursor;
     }
-    expect(seen).toEqual(all.nodes.map((s: any) => s.id));
+    expect(seen).toEqual(all.nodes.map((s) => s.id));
     expect(all.totalCount).toBe(seen.length);
   });
 
@@ -45,13 +48,13 @@ describe('sessions', () => {
   });
 
   it('filters by directory, by text in the name and by last activity', async () => {
-    const byDir = (await kernel.gql(`{ sessions(filter: { dir: "/Users/chip/dev/ai-music" }) { nodes { dir } } }`)).data.sessions.nodes;
+    const byDir = (await kernel.gql(graphql(`query { sessions(filter: { dir: "/Users/chip/dev/ai-music" }) { nodes { dir } } }`))).data.sessions.nodes;
     expect(byDir.length).toBe(3);
-    expect(byDir.every((s: any) => s.dir === '/Users/chip/dev/ai-music')).toBe(true);
-    const byText = (await kernel.gql(`{ sessions(filter: { text: "embedding" }) { nodes { name } } }`)).data.sessions.nodes;
-    expect(byText.map((s: any) => s.name).sort()).toEqual(['AI Music Generation: Diverse Embedding Mapping', 'AI Music: Embedding Words into Sound']);
-    const recent = (await kernel.gql(`{ sessions(filter: { updatedSince: "2026-04-01T00:00:00Z" }) { nodes { key updatedAt } } }`)).data.sessions.nodes;
-    expect(recent.map((s: any) => s.key)).toEqual(['ef958aa1-0e93-49f0-bb71-150f63befcd1']);
+    expect(byDir.every((s) => s.dir === '/Users/chip/dev/ai-music')).toBe(true);
+    const byText = (await kernel.gql(graphql(`query { sessions(filter: { text: "embedding" }) { nodes { name } } }`))).data.sessions.nodes;
+    expect(byText.map((s) => s.name).sort()).toEqual(['AI Music Generation: Diverse Embedding Mapping', 'AI Music: Embedding Words into Sound']);
+    const recent = (await kernel.gql(graphql(`query { sessions(filter: { updatedSince: "2026-04-01T00:00:00Z" }) { nodes { key updatedAt } } }`))).data.sessions.nodes;
+    expect(recent.map((s) => s.key)).toEqual(['ef958aa1-0e93-49f0-bb71-150f63befcd1']);
   });
 
   it('answers bad arguments with BAD_USER_INPUT and a message saying what is wrong', async () => {
