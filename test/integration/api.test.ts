@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printLoomSchema } from '../../schema/index';
 import { SDL_FILE, WEB_TYPES_FILE, webTypesFor } from '../../schema/print';
+import { webDocuments } from '../helpers/web-documents';
 import { graphql, type ResultOf } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
@@ -20,6 +21,25 @@ describe('the schema', () => {
 
   it("matches the dashboard's web/src/graphql-env.d.ts, which gql.tada types its documents with (`npm run schema:print` rewrites both)", async () => {
     expect(readFileSync(WEB_TYPES_FILE, 'utf8')).toBe(await webTypesFor(SDL_FILE));
+  });
+
+  it("lets every dashboard document through the kernel's depth, cost and size limits", async () => {
+    const refused: Record<string, string[]> = {};
+    for (const { name, text, operation } of await webDocuments()) {
+      if (operation === 'fragment') continue;
+      // sent without variables: a document that passes validation (the limits among its rules) then
+      // stops at its first required variable, so no mutation runs; a subscription answers only if refused
+      const errors: { message: string }[] =
+        operation === 'subscription'
+          ? await new Promise((resolve) => {
+              const stop = kernel.ws().subscribe({ query: text }, { next: (r) => resolve([...(r.errors ?? [])]), error: (e) => resolve([].concat(e as never)), complete: () => resolve([]) });
+              setTimeout(() => (stop(), resolve([])), 300);
+            })
+          : ((await kernel.gql(text)).errors ?? []);
+      const limits = errors.map((e) => e.message).filter((m) => /limit|exceeded/i.test(m));
+      if (limits.length > 0) refused[name] = limits;
+    }
+    expect(refused).toEqual({});
   });
 });
 

@@ -1,43 +1,24 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { buildSchema, parse, print, validate, type DocumentNode } from 'graphql';
+import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
+import { queryModules, sourceFiles, WEB_SRC, webDocuments } from '../helpers/web-documents';
 
 // The dashboard's documents are typed from schema/schema.graphql (gql.tada, lib/graphql.ts):
 // every one lives in a queries.ts, every one is valid against the checked-in schema, and a field
 // renamed in a web query fails the web typecheck (proved on a scratch copy of web/).
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const WEB_SRC = join(ROOT, 'web', 'src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
-  );
-}
-
-const queryModules = sourceFiles(WEB_SRC).filter((f) => f.endsWith('/queries.ts'));
-
-async function webDocuments(): Promise<Map<string, DocumentNode>> {
-  const documents = new Map<string, DocumentNode>();
-  for (const file of queryModules) {
-    const module: Record<string, unknown> = await import(file);
-    for (const [name, value] of Object.entries(module)) documents.set(`${relative(WEB_SRC, file)} ${name}`, value as DocumentNode);
-  }
-  return documents;
-}
 
 /** Validation errors of every web document against an SDL text, by document. */
 async function invalidDocuments(sdl: string): Promise<Record<string, string[]>> {
   const schema = buildSchema(sdl);
   const invalid: Record<string, string[]> = {};
-  for (const [name, document] of await webDocuments()) {
-    // a lone fragment is only checked where a query spreads it
-    const definitions = parse(print(document)).definitions;
-    if (definitions.every((d) => d.kind === 'FragmentDefinition')) continue;
-    const errors = validate(schema, parse(print(document)));
+  // a lone fragment is only checked where a query spreads it
+  for (const { name, text } of (await webDocuments()).filter((d) => d.operation !== 'fragment')) {
+    const errors = validate(schema, parse(text));
     if (errors.length > 0) invalid[name] = errors.map((e) => e.message);
   }
   return invalid;
@@ -50,12 +31,11 @@ describe("the dashboard's GraphQL documents", () => {
       .filter((f) => /graphql\(|`\s*(query|mutation|subscription)\b|`\s*\{\s*\w+\s*[({]/.test(readFileSync(f, 'utf8')))
       .map((f) => relative(WEB_SRC, f));
     expect(elsewhere).toEqual([]);
-    expect(queryModules.length).toBeGreaterThanOrEqual(6);
+    expect(queryModules().length).toBeGreaterThanOrEqual(6);
   });
 
   it('are valid against the checked-in schema/schema.graphql', async () => {
-    const documents = await webDocuments();
-    expect(documents.size).toBeGreaterThanOrEqual(20);
+    expect((await webDocuments()).length).toBeGreaterThanOrEqual(20);
     expect(await invalidDocuments(readFileSync(join(ROOT, 'schema', 'schema.graphql'), 'utf8'))).toEqual({});
   });
 

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { query } from '../lib/gql';
-import { readFragment } from '../lib/graphql';
 import { AtomRow } from './AtomRow';
-import { ATOM, REWOUND_BRANCHES } from './queries';
+import { REWOUND_BRANCHES } from './queries';
 import { buildRows } from './rows';
 import type { ChatAtom, RewoundSummary } from './types';
 
@@ -23,7 +22,8 @@ export function RewoundBranches({ sessionId, branches }: { sessionId: string; br
       const { session } = await query(REWOUND_BRANCHES, { id: sessionId });
       const wanted = new Set(branches.map((b) => b.id));
       const loaded = (session?.turns ?? []).flatMap((t) => t.rewoundBranches).filter((b) => wanted.has(b.id));
-      setOpen(loaded.map((b) => ({ id: b.id, atoms: readFragment(ATOM, b.atoms) })));
+      // Loaded holds ChatAtoms: a field ATOM has and this document lacks fails here
+      setOpen(loaded.map((b): Loaded => ({ id: b.id, atoms: b.atoms })));
     } catch (err) {
       setError((err as Error).message);
     }
