@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
+import { graphql } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say, toolResult, toolUse } from '../helpers/records';
 import { sleep, until } from '../helpers/wait';
@@ -38,14 +39,14 @@ describe('the chat pane on the fixtures', () => {
   it('opens at the newest atoms, and scrolling up reaches the compaction divider and the history before it', { timeout: 40_000 }, async () => {
     const { page, errors } = await browser.open(kernel, `/s/${SESSION}`);
     await page.waitForSelector('.chat-row[data-sequence]');
-    const { data } = await kernel.gql(`query($id: ID!) { session(id: $id) { atomCount } }`, { id: SESSION });
+    const { data } = await kernel.gql(graphql(`query AtomCount($id: ID!) { session(id: $id) { atomCount } }`), { id: SESSION });
     // it opens at the bottom, on the newest rows (the last atoms are bookkeeping lines without a
     // row); the boundary, far older, is not loaded yet
     await until(
       () => page.$eval('.chat-scroll', (el) => el.scrollHeight > el.clientHeight && el.scrollTop + el.clientHeight >= el.scrollHeight - 2),
       'the chat scrolled to the bottom',
     );
-    expect(Math.max(...(await rowSequences(page)))).toBeGreaterThan(data.session.atomCount - 10);
+    expect(Math.max(...(await rowSequences(page)))).toBeGreaterThan(data.session!.atomCount - 10);
     expect(await page.$('.divider-compaction')).toBeNull();
 
     // scroll up with the wheel, as a reader would, until the divider and a row before it are drawn
@@ -74,13 +75,13 @@ describe('the chat pane on the fixtures', () => {
   });
 
   it('jumps to a turn from the table of contents, and opens at ?turn=', async () => {
-    const { data } = await kernel.gql(`query($id: ID!) { session(id: $id) { turns { id trigger { sequence } } } }`, { id: SESSION });
-    const [first, second] = data.session.turns;
+    const { data } = await kernel.gql(graphql(`query TurnStarts($id: ID!) { session(id: $id) { turns { id trigger { sequence } } } }`), { id: SESSION });
+    const [first, second] = data.session!.turns;
     const { page, errors } = await browser.open(kernel, `/s/${SESSION}`);
     await page.waitForSelector('.chat-row[data-sequence]');
     await page.click(`[data-toc-turn="${first.id}"]`);
     const trigger = await page.waitForSelector(`.chat-row[data-turn="${first.id}"]`, { timeout: 10_000 });
-    expect(await trigger.getAttribute('data-sequence')).toBe(String(first.trigger.sequence));
+    expect(await trigger.getAttribute('data-sequence')).toBe(String(first.trigger!.sequence));
     await until(() => trigger.isVisible(), 'the first trigger in view');
 
     const linked = await browser.open(kernel, `/s/${SESSION}?turn=${encodeURIComponent(second.id)}`);

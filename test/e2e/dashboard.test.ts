@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
+import { graphql } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt } from '../helpers/records';
 import { sleep, until } from '../helpers/wait';
@@ -24,7 +25,7 @@ describe('the dashboard over the fixtures', () => {
   afterAll(() => kernel?.close());
 
   it('lists every fixture session as a tab after the token link, most recent first', async () => {
-    const { data } = await kernel.gql(`{ sessions(first: 500) { totalCount nodes { id } } }`);
+    const { data } = await kernel.gql(graphql(`query AllTabs { sessions(first: 500) { totalCount nodes { id } } }`));
     const { page, errors } = await browser.open(kernel, '/');
     await page.waitForSelector('.tabs-count >> text=/\\d+ of \\d+ sessions/');
     expect(await page.textContent('.tabs-count')).toBe(`${data.sessions.totalCount} of ${data.sessions.totalCount} sessions`);
@@ -60,7 +61,7 @@ describe('the dashboard over the fixtures', () => {
   });
 
   it('logs no console error on any route', async () => {
-    const session = (await kernel.gql(`{ sessions(first: 1) { nodes { id } } }`)).data.sessions.nodes[0].id;
+    const session = (await kernel.gql(graphql(`query FirstTab { sessions(first: 1) { nodes { id } } }`))).data.sessions.nodes[0].id;
     for (const route of ['/', `/s/${encodeURIComponent(session)}`, '/timeline', '/settings']) {
       const { page, errors, context } = await browser.open(kernel, route);
       await page.waitForSelector('.tab');
@@ -117,8 +118,8 @@ describe('the dashboard live', () => {
     writeFileSync(join(root, '-home-dev-demo', 'w3', 'subagents', 'agent-s1.jsonl'), line(prompt('s1', null, 'the subagent task', { isSidechain: true, sessionId: 'w3', agentId: 's1' })));
     await page.waitForSelector('.tab[data-session="test:w3"]');
     // sessionsChanged announced the subagent's session too, after its parent
-    const subagent = await until(async () => (await kernel!.gql(`{ session(id: "test:agent-s1") { parent { id } } }`)).data.session, 'the subagent indexed');
-    expect(subagent.parent.id).toBe('test:w3');
+    const subagent = await until(async () => (await kernel!.gql(graphql(`query Subagent { session(id: "test:agent-s1") { parent { id } } }`))).data.session, 'the subagent indexed');
+    expect(subagent.parent!.id).toBe('test:w3');
     await sleep(500);
     const ids = await page.$$eval('.tab', (tabs) => tabs.map((t) => t.getAttribute('data-session')));
     expect(ids).toContain('test:w3');

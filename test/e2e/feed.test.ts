@@ -5,15 +5,27 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
+import { FEED, GOAL_CARD } from '../../web/src/feed/queries';
+import { graphql, readFragment, type ResultOf } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say, toolResult } from '../helpers/records';
 import { sleep, until } from '../helpers/wait';
 
 const HOOK = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom-hook.sh');
-const FEED = `{ feed { working { id updatedAt } blocked { id updatedAt } completed { id updatedAt } } }`;
 const COLUMNS = ['working', 'blocked', 'completed'] as const;
 
-type FeedIds = Record<(typeof COLUMNS)[number], { id: string; updatedAt: string }[]>;
+type FeedColumns = Record<(typeof COLUMNS)[number], readonly ResultOf<typeof GOAL_CARD>[]>;
+
+/** The feed as the page reads it (its own query), by column. */
+async function feedOf(kernel: TestKernel): Promise<FeedColumns> {
+  const { feed } = (await kernel.gql(FEED)).data;
+  return { working: readFragment(GOAL_CARD, feed.working), blocked: readFragment(GOAL_CARD, feed.blocked), completed: readFragment(GOAL_CARD, feed.completed) };
+}
+
+const GOALS_OF = graphql(`
+  query GoalsOf($id: ID!) { session(id: $id) { goals { id anchor { id } trail { input { promptLine } atomCount } children { kind title } } } }
+`);
+const BLOCK_OF = graphql(`query BlockOf($id: ID!) { goal(id: $id) { block { kind text } } }`);
 
 /** The goal ids each column of the page shows, top to bottom. */
 async function shownColumns(page: Page): Promise<Record<(typeof COLUMNS)[number], string[]>> {
@@ -54,7 +66,7 @@ describe('the feed on the fixtures', () => {
   afterAll(() => kernel?.close());
 
   it('shows the goals of the feed query in their three columns, newest first', async () => {
-    const feed: FeedIds = (await kernel.gql(FEED)).data.feed;
+    const feed = await feedOf(kernel);
     expect(feed.completed.length).toBeGreaterThan(20);
     const { page, errors } = await openFeed(kernel);
     await page.waitForSelector('[data-column="completed"] [data-goal]');
@@ -76,7 +88,7 @@ describe('the feed on the fixtures', () => {
     const id = 'test:d3ad4cdc-5657-435d-98fa-0035d53e383d/22ee3a31-1a38-4569-9fbd-345d28857dc6';
     const { page, errors } = await openFeed(kernel);
     const card = page.locator(`[data-column="completed"] [data-goal="${id}"]`);
-    await showAll(page, 'completed', (await kernel.gql(FEED)).data.feed.completed.length);
+    await showAll(page, 'completed', (await feedOf(kernel)).completed.length);
     expect(await card.locator('.goal-unfinished').textContent()).toBe('unfinished');
     const time = card.locator('.goal-age');
     expect(await time.getAttribute('datetime')).toBe('2025-06-08T11:56:46.820Z');
@@ -87,9 +99,8 @@ describe('the feed on the fixtures', () => {
   });
 
   it('opens a goal in a modal with its trail, its todo items and a link to its turn', async () => {
-    const { data } = await kernel.gql(`{ session(id: "test:1af7fc5e-8455-4414-9ccd-011d40f70b2a") { goals { id anchor { id }
-      trail { input { promptLine } atomCount } children { kind title } } } }`);
-    const goal = data.session.goals.find((g: any) => g.children.some((c: any) => c.kind === 'TODO'));
+    const { data } = await kernel.gql(GOALS_OF, { id: 'test:1af7fc5e-8455-4414-9ccd-011d40f70b2a' });
+    const goal = data.session!.goals.find((g) => g.children.some((c) => c.kind === 'TODO'))!;
     const { page, errors } = await openFeed(kernel);
     const card = page.locator(`[data-goal="${goal.id}"]`);
     await card.click();
@@ -97,10 +108,10 @@ describe('the feed on the fixtures', () => {
     await dialog.locator('.goal-trail').waitFor();
     const steps = dialog.locator('.goal-trail li');
     expect(await steps.count()).toBe(goal.trail.length);
-    expect(await steps.first().textContent()).toContain(goal.trail[0].input.promptLine);
+    expect(await steps.first().textContent()).toContain(goal.trail[0].input!.promptLine);
     expect(await steps.first().textContent()).toContain(`${goal.trail[0].atomCount} atoms`);
     const children = dialog.locator('.goal-children li');
-    expect(await children.allTextContents()).toEqual(goal.children.map((c: any) => expect.stringContaining(c.title)));
+    expect(await children.allTextContents()).toEqual(goal.children.map((c) => expect.stringContaining(c.title)));
     expect(await children.first().textContent()).toContain('todo');
 
     await page.keyboard.press('Escape');
@@ -112,12 +123,12 @@ describe('the feed on the fixtures', () => {
     await card.click();
     await dialog.getByRole('link', { name: 'Open in chat' }).click();
     await page.waitForURL((url) => url.pathname === `/s/${encodeURIComponent('test:1af7fc5e-8455-4414-9ccd-011d40f70b2a')}`);
-    expect(new URL(page.url()).searchParams.get('turn')).toBe(goal.anchor.id);
+    expect(new URL(page.url()).searchParams.get('turn')).toBe(goal.anchor!.id);
     expect(errors).toEqual([]);
   });
 
   it('clears the completed column, and Undo brings every card back', async () => {
-    const before: string[] = (await kernel.gql(FEED)).data.feed.completed.map((g: any) => g.id);
+    const before = (await feedOf(kernel)).completed.map((g) => g.id);
     const { page, errors } = await openFeed(kernel);
     const completed = page.locator('[data-column="completed"]');
     await showAll(page, 'completed', before.length);
@@ -130,7 +141,7 @@ describe('the feed on the fixtures', () => {
     await sleep(300); // let the subscription start before the clear
     await completed.getByRole('button', { name: 'Clear completed' }).click();
     await completed.getByText('Nothing completed.').waitFor();
-    expect((await kernel.gql(FEED)).data.feed.completed).toEqual([]);
+    expect((await feedOf(kernel)).completed).toEqual([]);
     const touched = new Set(before.map((id) => id.slice(0, id.indexOf('/'))));
     await until(() => [...touched].every((s) => changed.has(s)), 'feedChanged for every session cleared');
     await sleep(200);
@@ -141,7 +152,7 @@ describe('the feed on the fixtures', () => {
     await completed.getByRole('button', { name: 'Undo' }).click();
     await showAll(page, 'completed', before.length);
     expect((await shownColumns(page)).completed.toSorted()).toEqual(before.toSorted());
-    expect((await kernel.gql(FEED)).data.feed.completed.map((g: any) => g.id)).toEqual(before);
+    expect((await feedOf(kernel)).completed.map((g) => g.id)).toEqual(before);
     expect(await completed.getByRole('button', { name: 'Undo' }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
@@ -183,7 +194,7 @@ describe('the feed of a running session', () => {
     await sleep(1000); // hook times have one-second resolution: the prompt must be older than the notification
     hook('Notification', { message: 'Claude needs your permission to use Bash', notification_type: 'permission_prompt' });
     await card('blocked').waitFor();
-    const { block } = (await kernel.gql(`{ goal(id: "test:g1/p1") { block { kind text } } }`)).data.goal;
+    const block = (await kernel.gql(BLOCK_OF, { id: 'test:g1/p1' })).data.goal!.block!;
     expect(block.kind).toBe('PERMISSION');
     expect(await card('blocked').locator('.goal-block').textContent()).toBe(`Permission: ${block.text}`);
     expect(await card('working').count()).toBe(0);
@@ -216,7 +227,7 @@ describe('the feed of a running session', () => {
     kernel = await startTestKernel(root, { port, stateDir });
     await page.locator('[data-column="working"] [data-goal="test:g2/q1"]').waitFor({ timeout: 15_000 });
     await page.locator('.banner').waitFor({ state: 'detached' });
-    const feed: FeedIds = (await kernel.gql(FEED)).data.feed;
+    const feed = await feedOf(kernel);
     const shown = await shownColumns(page);
     for (const column of COLUMNS) expect(shown[column].toSorted()).toEqual(feed[column].map((g) => g.id).toSorted());
     // the socket drop itself is logged by Chromium as a failed WebSocket: nothing else may be

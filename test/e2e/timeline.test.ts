@@ -1,11 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
+import { TIMELINE } from '../../web/src/timeline/queries';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
 // The timeline pane over the fixtures, in a real Chromium.
-
-const LANES = `query($from: String!, $to: String!) { timeline(from: $from, to: $to, lanes: 100) { session { id } bars { turnId } } }`;
 
 let browser: TestBrowser;
 let kernel: TestKernel;
@@ -21,8 +20,9 @@ afterAll(async () => {
 async function expectedLanes(page: Page): Promise<{ id: string; bars: string[] }[]> {
   const from = await page.getAttribute('.tl', 'data-from');
   const to = await page.getAttribute('.tl', 'data-to');
-  const { data } = await kernel.gql(LANES, { from, to });
-  return data.timeline.map((lane: any) => ({ id: lane.session.id, bars: lane.bars.map((b: any) => b.turnId) }));
+  // the pane's own query
+  const { data } = await kernel.gql(TIMELINE, { from: from!, to: to!, lanes: 100 });
+  return data.timeline.map((lane) => ({ id: lane.session.id, bars: lane.bars.map((b) => b.turnId) }));
 }
 
 const shownLanes = (page: Page) => page.$$eval('[data-lane]', (lanes) => lanes.map((l) => l.getAttribute('data-lane')));

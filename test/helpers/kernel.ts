@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TadaDocumentNode } from 'gql.tada';
+import { print, type DocumentNode, type GraphQLFormattedError } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { parseLinkedHost, saveLinkedHost } from '../../federation/hosts-config';
@@ -18,10 +20,24 @@ export interface TestKernel extends Kernel {
   token: string;
   /** fetches a path of this kernel with the owner's token header */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** POSTs a GraphQL operation and returns the whole response body */
-  gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data: T; errors?: any }>;
+  /**
+   * POSTs a GraphQL operation and returns the whole response body. A typed document (`graphql()`
+   * of web/src/lib/graphql.ts, the dashboard's own from its queries.ts files) types the answer
+   * and the variables; `data` is typed as the schema answers it when there are no `errors`.
+   */
+  gql<Result, Variables>(document: TadaDocumentNode<Result, Variables>, ...variables: VariablesArg<Variables>): Promise<GqlResponse<Result>>;
+  /** A query as text: for one the schema refuses on purpose, or built at run time; its answer is untyped. */
+  gql(query: string, variables?: Record<string, unknown>): Promise<{ data: any; errors?: any }>;
   /** a graphql-ws client connected to this kernel, signed in with the token */
   ws(): Client;
+}
+
+/** The variables argument: optional when the document needs none. */
+type VariablesArg<Variables> = {} extends Variables ? [variables?: Variables] : [variables: Variables];
+
+export interface GqlResponse<Result> {
+  data: Result;
+  errors?: GraphQLFormattedError[];
 }
 
 export interface TestKernelOptions {
@@ -80,11 +96,11 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
     logs,
     token,
     fetch: fetchKernel,
-    async gql(query, variables) {
+    async gql(query: string | TadaDocumentNode<unknown, unknown>, variables?: unknown) {
       const res = await fetchKernel('graphql', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ query, variables }),
+        body: JSON.stringify({ query: typeof query === 'string' ? query : print(query as unknown as DocumentNode), variables }),
       });
       return res.json() as Promise<any>;
     },

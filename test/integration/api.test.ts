@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printLoomSchema } from '../../schema/index';
+import { SDL_FILE, WEB_TYPES_FILE, webTypesFor } from '../../schema/print';
+import { webDocuments } from '../helpers/web-documents';
+import { graphql, type ResultOf } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
 let kernel: TestKernel;
@@ -15,22 +18,47 @@ describe('the schema', () => {
     const checkedIn = readFileSync(join(import.meta.dirname, '..', '..', 'schema', 'schema.graphql'), 'utf8');
     expect(printLoomSchema()).toBe(checkedIn);
   });
+
+  it("matches the dashboard's web/src/graphql-env.d.ts, which gql.tada types its documents with (`npm run schema:print` rewrites both)", async () => {
+    expect(readFileSync(WEB_TYPES_FILE, 'utf8')).toBe(await webTypesFor(SDL_FILE));
+  });
+
+  it("lets every dashboard document through the kernel's depth, cost and size limits", async () => {
+    const refused: Record<string, string[]> = {};
+    for (const { name, text, operation } of await webDocuments()) {
+      if (operation === 'fragment') continue;
+      // sent without variables: a document that passes validation (the limits among its rules) then
+      // stops at its first required variable, so no mutation runs; a subscription answers only if refused
+      const errors: { message: string }[] =
+        operation === 'subscription'
+          ? await new Promise((resolve) => {
+              const stop = kernel.ws().subscribe({ query: text }, { next: (r) => resolve([...(r.errors ?? [])]), error: (e) => resolve([].concat(e as never)), complete: () => resolve([]) });
+              setTimeout(() => (stop(), resolve([])), 300);
+            })
+          : ((await kernel.gql(text)).errors ?? []);
+      const limits = errors.map((e) => e.message).filter((m) => /limit|exceeded/i.test(m));
+      if (limits.length > 0) refused[name] = limits;
+    }
+    expect(refused).toEqual({});
+  });
 });
+
+const PAGE_OF_5 = graphql(`query PageOf5($after: String) { sessions(first: 5, after: $after) { pageInfo { hasNextPage endCursor } nodes { id } } }`);
 
 describe('sessions', () => {
   it('lists the newest activity first and pages with cursors without gaps or repeats', async () => {
-    const all = (await kernel.gql(`{ sessions(first: 100) { totalCount nodes { id updatedAt } } }`)).data.sessions;
-    const times = all.nodes.map((s: any) => Date.parse(s.updatedAt));
+    const all = (await kernel.gql(graphql(`query { sessions(first: 100) { totalCount nodes { id updatedAt } } }`))).data.sessions;
+    const times = all.nodes.map((s) => Date.parse(s.updatedAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const { data }: { data: any } = await kernel.gql(`query($after: String) { sessions(first: 5, after: $after) { pageInfo { hasNextPage endCursor } nodes { id } } }`, { after });
-      seen.push(...data.sessions.nodes.map((s: any) => s.id));
+      const { data }: { data: ResultOf<typeof PAGE_OF_5> } = await kernel.gql(PAGE_OF_5, { after });
+      seen.push(...data.sessions.nodes.map((s) => s.id));
       if (!data.sessions.pageInfo.hasNextPage) break;
       after = data.sessions.pageInfo.endCursor;
     }
-    expect(seen).toEqual(all.nodes.map((s: any) => s.id));
+    expect(seen).toEqual(all.nodes.map((s) => s.id));
     expect(all.totalCount).toBe(seen.length);
   });
 
@@ -40,13 +68,13 @@ describe('sessions', () => {
   });
 
   it('filters by directory, by text in the name and by last activity', async () => {
-    const byDir = (await kernel.gql(`{ sessions(filter: { dir: "/Users/chip/dev/ai-music" }) { nodes { dir } } }`)).data.sessions.nodes;
+    const byDir = (await kernel.gql(graphql(`query { sessions(filter: { dir: "/Users/chip/dev/ai-music" }) { nodes { dir } } }`))).data.sessions.nodes;
     expect(byDir.length).toBe(3);
-    expect(byDir.every((s: any) => s.dir === '/Users/chip/dev/ai-music')).toBe(true);
-    const byText = (await kernel.gql(`{ sessions(filter: { text: "embedding" }) { nodes { name } } }`)).data.sessions.nodes;
-    expect(byText.map((s: any) => s.name).sort()).toEqual(['AI Music Generation: Diverse Embedding Mapping', 'AI Music: Embedding Words into Sound']);
-    const recent = (await kernel.gql(`{ sessions(filter: { updatedSince: "2026-04-01T00:00:00Z" }) { nodes { key updatedAt } } }`)).data.sessions.nodes;
-    expect(recent.map((s: any) => s.key)).toEqual(['ef958aa1-0e93-49f0-bb71-150f63befcd1']);
+    expect(byDir.every((s) => s.dir === '/Users/chip/dev/ai-music')).toBe(true);
+    const byText = (await kernel.gql(graphql(`query { sessions(filter: { text: "embedding" }) { nodes { name } } }`))).data.sessions.nodes;
+    expect(byText.map((s) => s.name).sort()).toEqual(['AI Music Generation: Diverse Embedding Mapping', 'AI Music: Embedding Words into Sound']);
+    const recent = (await kernel.gql(graphql(`query { sessions(filter: { updatedSince: "2026-04-01T00:00:00Z" }) { nodes { key updatedAt } } }`))).data.sessions.nodes;
+    expect(recent.map((s) => s.key)).toEqual(['ef958aa1-0e93-49f0-bb71-150f63befcd1']);
   });
 
   it('answers bad arguments with BAD_USER_INPUT and a message saying what is wrong', async () => {

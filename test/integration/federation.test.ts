@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { fingerprint } from '../../federation/known-hosts';
 import { rotateToken } from '../../server/security/token';
 import { VERSION } from '../../spoke/version';
+import { graphql } from '../../web/src/lib/graphql';
 import { configureRemote, FAST_LINKS, LOOM_COMMAND, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { startLyingKernel, type LyingKernel } from '../helpers/lying-kernel';
 import { line, prompt } from '../helpers/records';
@@ -109,7 +110,7 @@ describe('linking a host over SSH', () => {
     expect(data.linkHost.status.rttMs).toBeGreaterThan(0);
     const saved = JSON.parse(readFileSync(join(hub.stateDir, 'hosts.json'), 'utf8'));
     expect(saved.hosts).toEqual([{ name: 'gpu', target: `${sshd.user}@127.0.0.1:${sshd.port}`, trust: 'directed', command: LOOM_COMMAND, stateDir: remoteStateDir }]);
-    const hosts = (await hub.gql(`{ hosts { name local trust } }`)).data.hosts;
+    const hosts = (await hub.gql(graphql(`{ hosts { name local trust } }`))).data.hosts;
     expect(hosts).toEqual([{ name: 'laptop', local: true, trust: null }, { name: 'gpu', local: false, trust: 'DIRECTED' }]);
   });
 
@@ -120,7 +121,7 @@ describe('linking a host over SSH', () => {
     expect(data).toBeUndefined();
     expect(errors.map((e: any) => e.message)).toEqual(['Unknown argument "command" on field "Mutation.linkHost".', 'Unknown argument "stateDir" on field "Mutation.linkHost".']);
     expect(existsSync(join(hub.stateDir, 'hosts.json'))).toBe(false);
-    expect((await hub.gql(`{ hosts { name } }`)).data.hosts).toEqual([{ name: 'laptop' }]);
+    expect((await hub.gql(graphql(`{ hosts { name } }`))).data.hosts).toEqual([{ name: 'laptop' }]);
   });
 
   it('announces every session of a host linked while a change stream is open, the first link too', async () => {
@@ -253,7 +254,7 @@ describe('linking a host over SSH', () => {
     try {
       await startHub();
       expect((await link({ name: 'rot', stateDir })).data.linkHost.status.state).toBe('UP');
-      const ask = async () => (await hub.gql(`{ session(id: "rot:rot1") { id } }`)).data?.session?.id;
+      const ask = async () => (await hub.gql(graphql(`{ session(id: "rot:rot1") { id } }`))).data?.session?.id;
       expect(await ask()).toBe('rot:rot1');
       rotateToken(stateDir);
       // the hub notices (its pings are refused) and reconnects, reading the new token
@@ -303,17 +304,17 @@ describe('linking a host over SSH', () => {
   it('refuses a mutation meant for an isolated host with FORBIDDEN', async () => {
     await startHub();
     await link({ trust: 'ISOLATED' });
-    const before = (await remote.gql(`{ feed { completed { id } working { id } } }`)).data.feed;
+    const before = (await remote.gql(graphql(`{ feed { completed { id } working { id } } }`))).data.feed;
     const goal = [...before.working, ...before.completed][0].id.replace(/^gpubox:/, 'gpu:');
-    const { errors } = await hub.gql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "k1") { cleared } }`, { ids: [goal] });
-    expect(errors[0].extensions.code).toBe('FORBIDDEN');
-    expect(errors[0].message).toMatch(/gpu is isolated/);
-    expect((await remote.gql(`{ feed { completed { id } working { id } } }`)).data.feed).toEqual(before);
+    const { errors } = await hub.gql(graphql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "k1") { cleared } }`), { ids: [goal] });
+    expect(errors![0].extensions?.code).toBe('FORBIDDEN');
+    expect(errors![0].message).toMatch(/gpu is isolated/);
+    expect((await remote.gql(graphql(`{ feed { completed { id } working { id } } }`))).data.feed).toEqual(before);
     // an undo is a mutation too: a batch cleared on the host itself stays cleared
-    const UNDO = `mutation($b: ID!) { undoClear(batchId: $b) { restored } }`;
-    const cleared = await remote.gql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "k2") { batchId } }`, { ids: [goal.replace(/^gpu:/, 'gpubox:')] });
+    const UNDO = graphql(`mutation($b: ID!) { undoClear(batchId: $b) { restored } }`);
+    const cleared = await remote.gql(graphql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "k2") { batchId } }`), { ids: [goal.replace(/^gpu:/, 'gpubox:')] });
     const undo = await hub.gql(UNDO, { b: `gpu:${cleared.data.clearGoals.batchId}` });
-    expect(undo.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(undo.errors![0].extensions?.code).toBe('FORBIDDEN');
     expect((await remote.gql(UNDO, { b: cleared.data.clearGoals.batchId })).data.undoClear.restored).toBe(1);
   });
 
@@ -327,12 +328,12 @@ describe('linking a host over SSH', () => {
     await until(() => seen.length > 0, 'the first hostsChanged frame');
     await link();
     await until(() => seen.some((s) => s.includes('"UP"')), 'UP on hostsChanged');
-    const trusted = await hub.gql(`mutation { setHostTrust(name: "gpu", trust: TRUSTED) { trust } }`);
+    const trusted = await hub.gql(graphql(`mutation { setHostTrust(name: "gpu", trust: TRUSTED) { trust } }`));
     expect(trusted.data.setHostTrust.trust).toBe('TRUSTED');
     await until(() => seen.some((s) => s.includes('TRUSTED')), 'the new trust on hostsChanged');
-    expect((await hub.gql(`mutation { unlinkHost(name: "gpu") }`)).data.unlinkHost).toBe(true);
+    expect((await hub.gql(graphql(`mutation { unlinkHost(name: "gpu") }`))).data.unlinkHost).toBe(true);
     await until(() => seen[seen.length - 1] === '[]', 'the host gone on hostsChanged');
-    expect((await hub.gql(`mutation { unlinkHost(name: "gpu") }`)).data.unlinkHost).toBe(false);
+    expect((await hub.gql(graphql(`mutation { unlinkHost(name: "gpu") }`))).data.unlinkHost).toBe(false);
     await iterator.return?.();
     await consume;
   });
@@ -348,16 +349,16 @@ describe('remote sessions through the hub', () => {
   afterAll(() => hub?.close());
 
   it('lists every session of both hosts, host-qualified with the alias, most recently active first', async () => {
-    const { data, errors } = await hub.gql(`{ sessions(first: 50) { totalCount nodes { id name host { name local } updatedAt } } }`);
+    const { data, errors } = await hub.gql(graphql(`{ sessions(first: 50) { totalCount nodes { id name host { name local } updatedAt } } }`));
     expect(errors).toBeUndefined();
-    const ids = data.sessions.nodes.map((n: any) => n.id);
+    const ids = data.sessions.nodes.map((n) => n.id);
     expect(ids).toContain('laptop:hub1');
     expect(ids).toContain('gpu:gpu1');
     expect(ids.some((id: string) => id.startsWith('gpubox:'))).toBe(false);
     expect(data.sessions.totalCount).toBe(ids.length);
-    const remote = data.sessions.nodes.find((n: any) => n.id === 'gpu:gpu1');
+    const remote = data.sessions.nodes.find((n) => n.id === 'gpu:gpu1');
     expect(remote).toMatchObject({ name: 'a session on gpu', host: { name: 'gpu', local: false } });
-    const times = data.sessions.nodes.map((n: any) => Date.parse(n.updatedAt));
+    const times = data.sessions.nodes.map((n) => Date.parse(n.updatedAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
@@ -365,7 +366,7 @@ describe('remote sessions through the hub', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let i = 0; i < 5; i++) {
-      const { data }: any = await hub.gql(`query($after: String) { sessions(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }`, { after });
+      const { data }: any = await hub.gql(graphql(`query($after: String) { sessions(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }`), { after });
       seen.push(...data.sessions.nodes.map((n: any) => n.id));
       if (!data.sessions.pageInfo.hasNextPage) break;
       after = data.sessions.pageInfo.endCursor;
@@ -381,7 +382,7 @@ describe('remote sessions through the hub', () => {
     expect(data.session.turns[0].id).toMatch(/^gpu:gpu1:/);
     expect(data.session.turns[0].trigger).toMatchObject({ promptLine: 'a session on gpu', content: [{ __typename: 'TextBlock', text: 'a session on gpu' }] });
     expect(data.transcript.entries.every((e: any) => e.id.startsWith('gpu:gpu1:'))).toBe(true);
-    const missing = await hub.gql(`{ session(id: "gpu:nope") { id } }`);
+    const missing = await hub.gql(graphql(`{ session(id: "gpu:nope") { id } }`));
     expect(missing.data.session).toBeNull();
   });
 
@@ -458,7 +459,7 @@ describe('remote sessions through the hub', () => {
   });
 
   it('keeps a host\'s page of sessions while nothing changes there, and reads it again once something does', async () => {
-    const PAGE = `{ sessions(first: 50) { nodes { id dir turnCount } } }`;
+    const PAGE = graphql(`{ sessions(first: 50) { nodes { id dir turnCount } } }`);
     const asked = vi.spyOn(remote.source, 'sessions');
     try {
       // once the hub follows the remote's version (at once after linking), asking twice asks the remote at most once
@@ -470,45 +471,45 @@ describe('remote sessions through the hub', () => {
       }, 'the hub keeping the page');
       expect(pages[1]).toEqual(pages[0]);
       writeFileSync(join(remoteRoot, '-home-dev-demo', 'gpu3.jsonl'), line(prompt('gpu3-p1', null, 'a new session on gpu')));
-      await until(async () => (await hub.gql(PAGE)).data.sessions.nodes.some((n: any) => n.id === 'gpu:gpu3'), 'the new session in the merged list');
+      await until(async () => (await hub.gql(PAGE)).data.sessions.nodes.some((n) => n.id === 'gpu:gpu3'), 'the new session in the merged list');
     } finally {
       asked.mockRestore();
     }
   });
 
   it('merges the feed of both hosts', async () => {
-    const { data } = await hub.gql(`{ feed { working { id updatedAt } completed { id updatedAt } } }`);
-    const ids = [...data.feed.working, ...data.feed.completed].map((g: any) => g.id);
+    const { data } = await hub.gql(graphql(`{ feed { working { id updatedAt } completed { id updatedAt } } }`));
+    const ids = [...data.feed.working, ...data.feed.completed].map((g) => g.id);
     expect(ids.some((id: string) => id.startsWith('gpu:gpu1/'))).toBe(true);
     expect(ids.some((id: string) => id.startsWith('laptop:hub1/'))).toBe(true);
   });
 
   it('draws the remote sessions as timeline lanes beside the local ones', async () => {
-    const { data, errors } = await hub.gql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id host { name } } triggers { turnId } } }`);
+    const { data, errors } = await hub.gql(graphql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id host { name } } triggers { turnId } } }`));
     expect(errors).toBeUndefined();
-    const lanes = data.timeline.map((l: any) => l.session.id);
+    const lanes = data.timeline.map((l) => l.session.id);
     expect(lanes).toEqual(expect.arrayContaining(['laptop:hub1', 'gpu:gpu1']));
-    const remote = data.timeline.find((l: any) => l.session.id === 'gpu:gpu1');
-    expect(remote.session.host.name).toBe('gpu');
-    expect(remote.triggers[0].turnId).toMatch(/^gpu:gpu1:/);
+    const remote = data.timeline.find((l) => l.session.id === 'gpu:gpu1');
+    expect(remote!.session.host.name).toBe('gpu');
+    expect(remote!.triggers[0].turnId).toMatch(/^gpu:gpu1:/);
   });
 
   it('clears goals of this machine and of a directed host in one batch, and one undo puts both back', async () => {
-    const FEED = `{ feed { working { id } blocked { id } completed { id } } }`;
+    const FEED = graphql(`{ feed { working { id } blocked { id } completed { id } } }`);
     const ids = async () => {
       const feed = (await hub.gql(FEED)).data.feed;
-      return [...feed.working, ...feed.blocked, ...feed.completed].map((g: any) => g.id);
+      return [...feed.working, ...feed.blocked, ...feed.completed].map((g) => g.id);
     };
     const before = await ids();
-    const pick = [before.find((id: string) => id.startsWith('gpu:')), before.find((id: string) => id.startsWith('laptop:'))];
-    const { data, errors } = await hub.gql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "both") { batchId cleared } }`, { ids: pick });
+    const pick = [before.find((id) => id.startsWith('gpu:'))!, before.find((id) => id.startsWith('laptop:'))!];
+    const { data, errors } = await hub.gql(graphql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "both") { batchId cleared } }`), { ids: pick });
     expect(errors).toBeUndefined();
     expect(data.clearGoals.cleared).toBe(2);
     expect(data.clearGoals.batchId).toMatch(/^(gpu|laptop):[^,]+,(gpu|laptop):[^,]+$/);
-    expect(await ids()).toEqual(before.filter((id: string) => !pick.includes(id)));
+    expect(await ids()).toEqual(before.filter((id) => !pick.includes(id)));
     const remoteFeed = (await remote.gql(FEED)).data.feed;
     expect([...remoteFeed.working, ...remoteFeed.completed].map((g: any) => g.id)).not.toContain(pick[0].replace(/^gpu:/, 'gpubox:'));
-    const undo = await hub.gql(`mutation($b: ID!) { undoClear(batchId: $b) { restored } }`, { b: data.clearGoals.batchId });
+    const undo = await hub.gql(graphql(`mutation($b: ID!) { undoClear(batchId: $b) { restored } }`), { b: data.clearGoals.batchId });
     expect(undo.data.undoClear.restored).toBe(2);
     expect((await ids()).toSorted()).toEqual(before.toSorted());
   });
@@ -563,10 +564,10 @@ describe('remote sessions through the hub', () => {
       return sessions.some((id) => id.startsWith('gpu:before')) && feed.some((id) => id.startsWith('gpu:before'));
     }, 'both streams open on the remote');
     await sshd.stop();
-    const state = async () => (await hub.gql(`{ hosts { name status { state } } }`)).data.hosts.find((h: any) => h.name === 'gpu').status.state;
+    const state = async () => (await hub.gql(graphql(`{ hosts { name status { state } } }`))).data.hosts.find((h) => h.name === 'gpu')?.status?.state;
     await until(async () => (await state()) === 'DOWN', 'gpu DOWN');
     writeFileSync(join(dir, 'during.jsonl'), line(prompt('during-p1', null, 'a session begun while the hub could not see it')));
-    await until(async () => (await remote.gql(`{ session(id: "gpubox:during") { id } }`)).data.session, 'the remote indexing it');
+    await until(async () => (await remote.gql(graphql(`{ session(id: "gpubox:during") { id } }`))).data.session, 'the remote indexing it');
     await sshd.start();
     // it never changes again: only a catch-up can announce it
     await until(() => sessions.includes('gpu:during') && feed.includes('gpu:during'), 'the session begun during the outage announced', 20_000);
@@ -590,38 +591,38 @@ describe('remote sessions through the hub', () => {
   });
 
   it('keeps a down host\'s sessions and lanes as last seen, its host marked DOWN since, until it returns', async () => {
-    const SESSIONS = `{ sessions(first: 50) { nodes { id host { name status { state since } } } } }`;
-    const LANES = `{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id host { status { state } } } } }`;
-    const lane = async () => (await hub.gql(LANES)).data.timeline.find((l: any) => l.session.id === 'gpu:gpu1');
-    const before = (await hub.gql(SESSIONS)).data.sessions.nodes.find((n: any) => n.id === 'gpu:gpu1');
+    const SESSIONS = graphql(`{ sessions(first: 50) { nodes { id host { name status { state since } } } } }`);
+    const LANES = graphql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id host { status { state } } } } }`);
+    const lane = async () => (await hub.gql(LANES)).data.timeline.find((l) => l.session.id === 'gpu:gpu1');
+    const before = (await hub.gql(SESSIONS)).data.sessions.nodes.find((n) => n.id === 'gpu:gpu1');
     expect(await lane()).toBeDefined();
-    expect(before.host.status.state).toBe('UP');
+    expect(before!.host.status!.state).toBe('UP');
     await sshd.stop();
     const stale = await until(async () => {
-      const node = (await hub.gql(SESSIONS)).data.sessions.nodes.find((n: any) => n.id === 'gpu:gpu1');
-      return node?.host.status.state === 'DOWN' && node;
+      const node = (await hub.gql(SESSIONS)).data.sessions.nodes.find((n) => n.id === 'gpu:gpu1');
+      return node?.host.status?.state === 'DOWN' ? node : null;
     }, 'the session listed with its host DOWN');
-    expect(Date.parse(stale.host.status.since)).toBeGreaterThan(Date.parse(before.host.status.since));
-    expect((await lane()).session.host.status.state).toBe('DOWN');
-    const page = await hub.gql(`{ session(id: "gpu:gpu1") { id } }`);
-    expect(page.errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^gpu is down since/) });
+    expect(Date.parse(stale.host.status!.since)).toBeGreaterThan(Date.parse(before!.host.status!.since));
+    expect((await lane())!.session.host.status!.state).toBe('DOWN');
+    const page = await hub.gql(graphql(`{ session(id: "gpu:gpu1") { id } }`));
+    expect(page.errors![0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^gpu is down since/) });
     await sshd.start();
-    await until(async () => (await hub.gql(SESSIONS)).data.sessions.nodes.find((n: any) => n.id === 'gpu:gpu1')?.host.status.state === 'UP', 'the host back UP');
+    await until(async () => (await hub.gql(SESSIONS)).data.sessions.nodes.find((n) => n.id === 'gpu:gpu1')?.host.status?.state === 'UP', 'the host back UP');
   });
 
   it('adds up usage over both hosts, a row per host under its alias', async () => {
     const { assistant } = await import('../helpers/records');
-    const BY_HOST = `{ usage(groupBy: HOST) { key inputTokens outputTokens } }`;
+    const BY_HOST = graphql(`{ usage(groupBy: HOST) { key inputTokens outputTokens } }`);
     // what the remote counted before (earlier tests may have added replies), by its own name
-    const own = async () => (await remote.gql(BY_HOST)).data.usage.find((r: any) => r.key === 'gpubox')?.inputTokens ?? 0;
+    const own = async () => (await remote.gql(BY_HOST)).data.usage.find((r) => r.key === 'gpubox')?.inputTokens ?? 0;
     const before = await own();
     writeFileSync(join(remoteRoot, '-home-dev-demo', 'gpu2.jsonl'), line(prompt('u-p1', null, 'count tokens')) + line(assistant('u-a1', 'u-p1', [], 'end_turn')));
     await until(async () => (await own()) === before + 1, 'the remote counting the new reply');
     const rows = (await hub.gql(BY_HOST)).data.usage;
-    expect(rows.find((r: any) => r.key === 'gpu')).toEqual({ key: 'gpu', inputTokens: before + 1, outputTokens: before + 1 });
-    expect(rows.some((r: any) => r.key === 'gpubox')).toBe(false);
-    const days = (await hub.gql(`{ usage(groupBy: DAY) { key inputTokens } }`)).data.usage;
-    const direct = (await remote.gql(`{ usage(groupBy: DAY) { key inputTokens } }`)).data.usage;
+    expect(rows.find((r) => r.key === 'gpu')).toEqual({ key: 'gpu', inputTokens: before + 1, outputTokens: before + 1 });
+    expect(rows.some((r) => r.key === 'gpubox')).toBe(false);
+    const days = (await hub.gql(graphql(`{ usage(groupBy: DAY) { key inputTokens } }`))).data.usage;
+    const direct = (await remote.gql(graphql(`{ usage(groupBy: DAY) { key inputTokens } }`))).data.usage;
     expect(days).toEqual(direct);
   });
 
@@ -631,14 +632,14 @@ describe('remote sessions through the hub', () => {
     try {
       const linked = await linkThrough(remote, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'third', stateDir: thirdState });
       expect(linked.data.linkHost.status.state).toBe('UP');
-      const direct = (await remote.gql(`{ sessions { nodes { id } } }`)).data.sessions.nodes.map((n: any) => n.id);
+      const direct = (await remote.gql(graphql(`{ sessions { nodes { id } } }`))).data.sessions.nodes.map((n) => n.id);
       expect(direct).toContain('third:third1');
-      const viaHub = (await hub.gql(`{ sessions { nodes { id } } }`)).data.sessions.nodes.map((n: any) => n.id);
+      const viaHub = (await hub.gql(graphql(`{ sessions { nodes { id } } }`))).data.sessions.nodes.map((n) => n.id);
       expect(viaHub).toContain('gpu:gpu1');
       expect(viaHub.some((id: string) => id.startsWith('third:') || id.includes('third1'))).toBe(false);
-      expect((await hub.gql(`{ session(id: "gpu:third1") { id } }`)).data.session).toBeNull();
+      expect((await hub.gql(graphql(`{ session(id: "gpu:third1") { id } }`))).data.session).toBeNull();
     } finally {
-      await remote.gql(`mutation { unlinkHost(name: "third") }`);
+      await remote.gql(graphql(`mutation { unlinkHost(name: "third") }`));
       await third.close();
       rmSync(thirdState, { recursive: true, force: true });
     }
@@ -678,7 +679,7 @@ describe('a tunnel that stops answering', () => {
     ({ server, home } = await ssh2ServerTo(remote.port));
     const file = join(remoteRoot, '-home-dev-demo', 'bh1.jsonl');
     writeFileSync(file, line(prompt('bh-p1', null, 'a session behind a flaky link')));
-    await until(async () => (await remote.gql(`{ session(id: "gpubox:bh1") { id } }`)).data.session, 'the remote indexing the new session');
+    await until(async () => (await remote.gql(graphql(`{ session(id: "gpubox:bh1") { id } }`))).data.session, 'the remote indexing the new session');
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST_LINKS } });
     const linked = (await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'bh' })).data.linkHost;
     expect(linked.status.state).toBe('UP');
@@ -691,8 +692,8 @@ describe('a tunnel that stops answering', () => {
     server.blackhole();
     const started = Date.now();
     const down = await until(async () => {
-      const status = (await hub.gql(`{ hosts { name status { state reason } } }`)).data.hosts.find((h: any) => h.name === 'bh').status;
-      return status.state === 'DOWN' && status;
+      const status = (await hub.gql(graphql(`{ hosts { name status { state reason } } }`))).data.hosts.find((h) => h.name === 'bh')?.status;
+      return status?.state === 'DOWN' ? status : null;
     }, 'DOWN after the blackhole');
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(down.reason).toBe('UNREACHABLE');
@@ -703,7 +704,7 @@ describe('a tunnel that stops answering', () => {
     await until(() => frames.some((f) => f.atoms.some((a: any) => a.id === 'bh:bh1:bh-p3')), 'the atoms written during the blackhole', 20_000);
     const ids = frames.flatMap((f) => f.atoms.map((a: any) => a.id));
     expect(ids).toEqual(['bh:bh1:bh-p1', 'bh:bh1:bh-p2', 'bh:bh1:bh-p3']);
-    const state = (await hub.gql(`{ hosts { name status { state } } }`)).data.hosts.find((h: any) => h.name === 'bh').status.state;
+    const state = (await hub.gql(graphql(`{ hosts { name status { state } } }`))).data.hosts.find((h) => h.name === 'bh')?.status?.state;
     expect(state).toBe('UP');
     await iterator.return?.();
     await consume;
@@ -717,8 +718,8 @@ describe('a host that lies about whose objects it sends', () => {
   let hub: TestKernel;
   let home: string;
   const goalsOf = async () => {
-    const feed = (await hub.gql(`{ feed { working { id } blocked { id } completed { id } } }`)).data.feed;
-    return Object.values(feed).flatMap((column: any) => column.map((g: any) => g.id as string));
+    const feed = (await hub.gql(graphql(`{ feed { working { id } blocked { id } completed { id } } }`))).data.feed;
+    return Object.values(feed).flatMap((column) => column.map((g) => g.id as string));
   };
   beforeAll(async () => {
     // It tells its own name truly, then says its ids and its usage are the hub's own machine's,
@@ -740,7 +741,7 @@ describe('a host that lies about whose objects it sends', () => {
     writeFileSync(join(remoteRoot, '-home-dev-demo', 'liar1.jsonl'), line(prompt('l-p1', null, 'a session the liar claims')) + line(assistant('l-a1', 'l-p1', [], 'end_turn')));
     writeFileSync(join(remoteRoot, '-home-dev-demo', 'liar2.jsonl'), line(prompt('l2-p1', null, 'poison')));
     writeFileSync(join(remoteRoot, '-home-dev-demo', 'liar4.jsonl'), line(prompt('l4-p1', null, 'a session of too many turns')));
-    await until(async () => (await remote.gql(`{ a: session(id: "gpubox:liar2") { id } b: session(id: "gpubox:liar4") { id } }`)).data.b, 'the remote indexing the new sessions');
+    await until(async () => (await remote.gql(graphql(`{ a: session(id: "gpubox:liar2") { id } b: session(id: "gpubox:liar4") { id } }`))).data.b, 'the remote indexing the new sessions');
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST_LINKS } });
     expect((await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'liar' })).data.linkHost.status.state).toBe('UP');
   });
@@ -752,15 +753,15 @@ describe('a host that lies about whose objects it sends', () => {
   });
 
   it('has every id and usage key it sends named by its alias, so nothing it says points the hub\'s clients at this machine', async () => {
-    const ids = (await hub.gql(`{ sessions(first: 100) { nodes { id } } }`)).data.sessions.nodes.map((n: any) => n.id);
+    const ids = (await hub.gql(graphql(`{ sessions(first: 100) { nodes { id } } }`))).data.sessions.nodes.map((n) => n.id);
     expect(ids).toContain('liar:liar1');
     expect(ids.filter((id: string) => id.startsWith('laptop:'))).toEqual(['laptop:hub1']);
     // forwarded whole (the hub's fast path) and executed on the hub alike
-    expect((await hub.gql(`{ session(id: "liar:liar1") { id turns { id } } }`)).data.session).toEqual({ id: 'liar:liar1', turns: [{ id: expect.stringMatching(/^liar:liar1:/) }] });
+    expect((await hub.gql(graphql(`{ session(id: "liar:liar1") { id turns { id } } }`))).data.session).toEqual({ id: 'liar:liar1', turns: [{ id: expect.stringMatching(/^liar:liar1:/) }] });
     const goals = await goalsOf();
     expect(goals.some((id) => id.startsWith('liar:liar1/'))).toBe(true);
     expect(goals.filter((id) => !id.startsWith('liar:') && !id.startsWith('laptop:hub1/'))).toEqual([]);
-    const hosts = (await hub.gql(`{ usage(groupBy: HOST) { key } }`)).data.usage.map((r: any) => r.key);
+    const hosts = (await hub.gql(graphql(`{ usage(groupBy: HOST) { key } }`))).data.usage.map((r) => r.key);
     expect(hosts).toContain('liar');
     expect(hosts).not.toContain('laptop'); // the hub's own session made no API call
     // and the lies were told: the relay changed the kernel's answers on their way
@@ -778,27 +779,27 @@ describe('a host that lies about whose objects it sends', () => {
     expect(await listed('id turnCount')).not.toContain('liar:liar4');
     // what the client's own query leaves out is not asked of the host
     expect(await listed('id name @include(if: false)')).toEqual(expect.arrayContaining(['liar:liar1', 'liar:liar2']));
-    expect((await hub.gql(`{ session(id: "liar:liar1") { id name @skip(if: true) } }`)).data.session).toEqual({ id: 'liar:liar1' });
-    const blocks = await hub.gql(`{ events(sessionId: "liar:liar1") { content { ... on TextBlock { text } } } }`);
+    expect((await hub.gql(graphql(`{ session(id: "liar:liar1") { id name @skip(if: true) } }`))).data.session).toEqual({ id: 'liar:liar1' });
+    const blocks = await hub.gql(graphql(`{ events(sessionId: "liar:liar1") { content { ... on TextBlock { text } } } }`));
     expect(blocks.errors).toBeUndefined();
     expect(blocks.data.events[0].content).toEqual([{ text: 'a session the liar claims' }]);
     // forwarded whole, the host's own answer is refused with a reason
-    const one = await hub.gql(`{ session(id: "liar:liar2") { id name } }`);
-    expect(one.errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: 'liar answered with data that does not fit the schema; its part is left out' });
+    const one = await hub.gql(graphql(`{ session(id: "liar:liar2") { id name } }`));
+    expect(one.errors![0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: 'liar answered with data that does not fit the schema; its part is left out' });
     // the host's lanes are left out; this machine's stay
-    const lanes = (await hub.gql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id name } } }`)).data.timeline.map((l: any) => l.session.id);
+    const lanes = (await hub.gql(graphql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id name } } }`))).data.timeline.map((l) => l.session.id);
     expect(lanes).toContain('laptop:hub1');
   });
 
   it('is told only of its own sessions when a timeline is narrowed to sessions of several hosts', async () => {
-    const LANES = `query($s: [ID!]) { timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", sessions: $s) { session { id } } }`;
-    const lanes = (await hub.gql(LANES, { s: ['laptop:hub1', 'liar:liar1'] })).data.timeline.map((l: any) => l.session.id);
+    const LANES = graphql(`query($s: [ID!]) { timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", sessions: $s) { session { id } } }`);
+    const lanes = (await hub.gql(LANES, { s: ['laptop:hub1', 'liar:liar1'] })).data.timeline.map((l) => l.session.id);
     expect(lanes.toSorted()).toEqual(['laptop:hub1', 'liar:liar1']);
     expect(liar.heard.filter((m) => m.includes('timeline')).at(-1)).toContain('"gpubox:liar1"');
     expect(liar.heard.some((m) => m.includes('hub1'))).toBe(false);
     // the same list made of one variable per session
-    const EACH = `query($a: ID!, $b: ID!) { timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", sessions: [$a, $b]) { session { id } } }`;
-    const each = (await hub.gql(EACH, { a: 'laptop:hub1', b: 'liar:liar1' })).data.timeline.map((l: any) => l.session.id);
+    const EACH = graphql(`query($a: ID!, $b: ID!) { timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", sessions: [$a, $b]) { session { id } } }`);
+    const each = (await hub.gql(EACH, { a: 'laptop:hub1', b: 'liar:liar1' })).data.timeline.map((l) => l.session.id);
     expect(each.toSorted()).toEqual(['laptop:hub1', 'liar:liar1']);
     expect(liar.heard.filter((m) => m.includes('timeline')).at(-1)).toContain('gpubox:liar1');
     expect(liar.heard.some((m) => m.includes('hub1'))).toBe(false);
@@ -806,8 +807,8 @@ describe('a host that lies about whose objects it sends', () => {
 
   it('has a batch id that would name other hosts\' batches refused, so the next undo cannot reach them', async () => {
     const goal = (await goalsOf()).find((id) => id.startsWith('liar:liar1/'));
-    const clear = await hub.gql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "lie") { batchId } }`, { ids: [goal] });
-    expect(clear.errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^liar answered with a batch id that is not one/) });
+    const clear = await hub.gql(graphql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "lie") { batchId } }`), { ids: [goal!] });
+    expect(clear.errors![0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^liar answered with a batch id that is not one/) });
   });
 
   it('asks the host for a change stream again when the host ends it while staying up', async () => {
@@ -827,21 +828,21 @@ describe('a host that lies about whose objects it sends', () => {
   });
 
   it('shows a host that is up but slow as last seen, instead of holding the whole list', async () => {
-    const SESSIONS = `{ sessions(first: 100) { nodes { id name } } }`;
-    expect((await hub.gql(SESSIONS)).data.sessions.nodes.map((n: any) => n.id)).toContain('liar:liar1');
+    const SESSIONS = graphql(`{ sessions(first: 100) { nodes { id name } } }`);
+    expect((await hub.gql(SESSIONS)).data.sessions.nodes.map((n) => n.id)).toContain('liar:liar1');
     // every message of an operation that asks for sessions, its `complete` too
     liar.hold = (message) => {
       const { id } = JSON.parse(message) as { id?: string };
       return !!id && liar.heard.some((asked) => asked.includes(id) && asked.includes('sessions('));
     };
     // a change there: the hub drops the page it kept, and has to ask the host again
-    const turns = async () => (await remote.gql(`{ session(id: "gpubox:liar1") { turnCount } }`)).data.session.turnCount;
+    const turns = async () => (await remote.gql(graphql(`{ session(id: "gpubox:liar1") { turnCount } }`))).data.session!.turnCount;
     const before = await turns();
     appendFileSync(join(remoteRoot, '-home-dev-demo', 'liar1.jsonl'), line(prompt('l-p2', 'l-a1', 'one more turn')));
     await until(async () => (await turns()) > before, 'the remote indexing the new turn');
     await new Promise((resolve) => setTimeout(resolve, 300)); // its new version on its way to the hub
     // held, the host's answer would never come: the list is served with its part as last seen
-    const slow = (await hub.gql(SESSIONS)).data.sessions.nodes.map((n: any) => n.id);
+    const slow = (await hub.gql(SESSIONS)).data.sessions.nodes.map((n) => n.id);
     expect(slow).toEqual(expect.arrayContaining(['laptop:hub1', 'liar:liar1']));
     expect(liar.held()).toBeGreaterThan(0);
     liar.release();
@@ -851,7 +852,7 @@ describe('a host that lies about whose objects it sends', () => {
   it('ends a session stream with UNAVAILABLE at a frame that does not fit, and asks the host for it no more', async () => {
     const file = join(remoteRoot, '-home-dev-demo', 'liar5.jsonl');
     writeFileSync(file, line(prompt('l5-p1', null, 'a stream through a liar')));
-    await until(async () => (await hub.gql(`{ session(id: "liar:liar5") { id } }`)).data.session, 'the hub seeing the new session');
+    await until(async () => (await hub.gql(graphql(`{ session(id: "liar:liar5") { id } }`))).data.session, 'the hub seeing the new session');
     const texts: (string | null)[] = [];
     let ended: unknown;
     const iterator = hub.ws().iterate({ query: `subscription { sessionStream(sessionId: "liar:liar5") { atoms { content { ... on TextBlock { text } } } } }` });
@@ -875,13 +876,13 @@ describe('a host that lies about whose objects it sends', () => {
 
   // last: it takes the host down
   it('keeps what the host last answered apart for queries whose fragments share a name, once it is down', async () => {
-    const A = `{ sessions(first: 100) { nodes { ...F } } } fragment F on Session { id name }`;
-    const B = `{ sessions(first: 100) { nodes { ...F } } } fragment F on Session { id turnCount }`;
+    const A = graphql(`{ sessions(first: 100) { nodes { ...F } } } fragment F on Session { id name }`);
+    const B = graphql(`{ sessions(first: 100) { nodes { ...F } } } fragment F on Session { id turnCount }`);
     const a = await hub.gql(A);
     const b = await hub.gql(B);
     expect(a.data.sessions.nodes).toContainEqual({ id: 'liar:liar1', name: 'a session the liar claims' });
     await liar.close();
-    await until(async () => (await hub.gql(`{ hosts { name status { state } } }`)).data.hosts.find((h: any) => h.name === 'liar').status.state === 'DOWN', 'the liar DOWN');
+    await until(async () => (await hub.gql(graphql(`{ hosts { name status { state } } }`))).data.hosts.find((h) => h.name === 'liar')?.status?.state === 'DOWN', 'the liar DOWN');
     expect(await hub.gql(A)).toEqual(a);
     expect(await hub.gql(B)).toEqual(b);
   });

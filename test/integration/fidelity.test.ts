@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, progress, prompt, say, screenshot, toolResult, toolUse } from '../helpers/records';
 import { answeredCalls, keptPrompts } from '../helpers/transcript-truth';
@@ -29,7 +30,7 @@ async function wholePath(kernel: TestKernel, id: string): Promise<any[]> {
   }
 }
 
-const blocks = (atoms: any[], type: string) => atoms.flatMap((a) => a.content.filter((b: any) => b.__typename === type));
+const blocks = (atoms: any[], type: string) => atoms.flatMap((a: any) => a.content.filter((b: any) => b.__typename === type));
 const norm = (text: string) => text.split(/\s+/).filter(Boolean).join(' ');
 
 describe('the real fixtures, read through the API', () => {
@@ -78,9 +79,9 @@ describe('the real fixtures, read through the API', () => {
 
   it('keeps 71c9afe9 on its conversation, named after its first real prompt, with the bash note after it', async () => {
     const id = 'test:71c9afe9-d9cc-4583-86b3-e62ba682b83a';
-    const { data } = await kernel.gql(`query($id: ID!) { session(id: $id) { name turns { trigger { promptLine } } } }`, { id });
-    expect(data.session.name).toMatch(/^Please have a look at this patch diff/);
-    expect(data.session.turns.map((t: any) => t.trigger?.promptLine)).toEqual([
+    const { data } = await kernel.gql(graphql(`query($id: ID!) { session(id: $id) { name turns { trigger { promptLine } } } }`), { id });
+    expect(data.session!.name).toMatch(/^Please have a look at this patch diff/);
+    expect(data.session!.turns.map((t) => t.trigger?.promptLine)).toEqual([
       '/clear',
       expect.stringMatching(/^Please have a look/),
       '! uv run pytest test/test_project_display_name.py',
@@ -116,7 +117,7 @@ describe('a public 2.1.88 transcript with a compaction and a screenshot (test/fi
     const prompts = keptPrompts(FILE);
     expect(prompts.length).toBeGreaterThan(10);
     for (const p of prompts) expect(texts.some((t: string) => t.includes(norm(p).slice(0, 60))), p.slice(0, 60)).toBe(true);
-    const boundary = atoms.findIndex((a) => a.subtype === 'compact_boundary');
+    const boundary = atoms.findIndex((a: any) => a.subtype === 'compact_boundary');
     expect(boundary).toBeGreaterThan(100);
     expect(atoms[boundary - 1].uuid).toBe('868847a2-912a-4434-b761-e092e5a6cb7f');
   });
@@ -179,13 +180,13 @@ describe('written transcripts, appended line by line', () => {
       await new Promise((r) => setTimeout(r, 30));
     }
     const atoms = () => frames.flatMap((f) => f.atoms);
-    await until(() => atoms().some((a) => a.uuid === 'a2'), 'the last line');
+    await until(() => atoms().some((a: any) => a.uuid === 'a2'), 'the last line');
     await iterator.return?.();
     await reading;
-    expect(atoms().map((a) => a.uuid)).toEqual(['p1', 'say', 'u1', 'u2', 'u3', 'r1', 'r2', 'r3', 'a2']);
-    expect(atoms().map((a) => a.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(atoms().map((a: any) => a.uuid)).toEqual(['p1', 'say', 'u1', 'u2', 'u3', 'r1', 'r2', 'r3', 'a2']);
+    expect(atoms().map((a: any) => a.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(frames.filter((f) => f.reset)).toEqual([]);
-    const results = atoms().flatMap((a) => a.content.filter((b: any) => b.__typename === 'ToolResultBlock'));
+    const results = atoms().flatMap((a: any) => a.content.filter((b: any) => b.__typename === 'ToolResultBlock'));
     expect(results.map((b: any) => [b.toolUseId, b.toolName, b.images.length])).toEqual([
       ['t1', 'Read', 0],
       ['t2', 'Read', 0],
@@ -209,7 +210,7 @@ describe('written transcripts, appended line by line', () => {
     const id = 'test:plan';
     await until(async () => (await kernel.gql(`{ session(id: "${id}") { atomCount } }`)).data.session?.atomCount === 6, 'the plan session');
     const atoms = await wholePath(kernel, id);
-    expect(atoms.map((a) => [a.uuid, a.type, a.subtype])).toEqual([
+    expect(atoms.map((a: any) => [a.uuid, a.type, a.subtype])).toEqual([
       ['q1', 'USER', null],
       ['b1', 'ASSISTANT', null],
       ['s1', 'USER', null],

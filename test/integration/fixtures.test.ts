@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
 // The real Claude Code transcripts in ../shared/fixtures, indexed by a real kernel and read back
@@ -20,8 +21,8 @@ const SESSION_ATOMS = `query($id: ID!) { session(id: $id) { id atomCount turns {
   content { __typename ... on ToolUseBlock { toolUseId name } ... on ToolResultBlock { toolUseId toolName } } } segments { input { uuid } } } } }`;
 
 async function allSessionIds(): Promise<string[]> {
-  const { data } = await kernel.gql(`{ sessions(first: 100) { nodes { id subagents { id } } } }`);
-  return data.sessions.nodes.flatMap((s: any) => [s.id, ...s.subagents.map((c: any) => c.id)]);
+  const { data } = await kernel.gql(graphql(`{ sessions(first: 100) { nodes { id subagents { id } } } }`));
+  return data.sessions.nodes.flatMap((s) => [s.id, ...s.subagents.map((c) => c.id)]);
 }
 
 /** The first line of a file that a person typed: a user line with text, not harness metadata. */
@@ -51,14 +52,14 @@ describe('indexing the real fixtures', () => {
     const ids = await allSessionIds();
     for (const key of ['6323a48e-3984-42eb-8790-2f7811368ab7', '4e27c414-a885-46a0-b5c8-d58e1417377d', 'ff71dbed-a4f2-4284-a4fc-fe2fb90de929', 'a95fea4a-b88a-4e49-ac07-4cc323d8700c']) {
       expect(ids).not.toContain(`test:${key}`);
-      const { data } = await kernel.gql(`query($id: ID!) { session(id: $id) { id } }`, { id: `test:${key}` });
+      const { data } = await kernel.gql(graphql(`query($id: ID!) { session(id: $id) { id } }`), { id: `test:${key}` });
       expect(data.session).toBeNull();
     }
   });
 
   it('attaches subagents in all three layouts to their parent, never as top-level sessions', async () => {
-    const { data } = await kernel.gql(`{ sessions(first: 100) { nodes { key subagents { key parent { key } } } } }`);
-    const top = new Map<string, string[]>(data.sessions.nodes.map((s: any) => [s.key, s.subagents.map((c: any) => c.key).sort()]));
+    const { data } = await kernel.gql(graphql(`{ sessions(first: 100) { nodes { key subagents { key parent { key } } } } }`));
+    const top = new Map<string, string[]>(data.sessions.nodes.map((s) => [s.key, s.subagents.map((c) => c.key).sort()]));
     expect([...top.keys()].filter((k) => k.startsWith('agent-') || k.startsWith('sidechain-'))).toEqual([]);
     // <session>/subagents/agent-*.jsonl
     expect(top.get('4d5611e5-241a-462a-8d15-5122611a9569')).toEqual(['agent-a2898e3', 'agent-acompact-e1f845']);
@@ -68,8 +69,8 @@ describe('indexing the real fixtures', () => {
     expect(top.get('cb2e607c-c758-415a-8b45-c49e4631906a')).toEqual(['agent-ea02459f']);
     // isSidechain lines inside the main file (1.0.x): five Task runs
     expect(top.get('fe5e1c67-53e7-4862-81ae-d0e013e3270b')).toHaveLength(5);
-    const child = data.sessions.nodes.find((s: any) => s.key === 'fe5e1c67-53e7-4862-81ae-d0e013e3270b').subagents[0];
-    expect(child.parent.key).toBe('fe5e1c67-53e7-4862-81ae-d0e013e3270b');
+    const child = data.sessions.nodes.find((s) => s.key === 'fe5e1c67-53e7-4862-81ae-d0e013e3270b')!.subagents[0];
+    expect(child.parent!.key).toBe('fe5e1c67-53e7-4862-81ae-d0e013e3270b');
   });
 
   it('keeps the history before a compaction on the active path, whichever way the boundary links back', async () => {
@@ -122,8 +123,8 @@ describe('indexing the real fixtures', () => {
 
   it('names a session from the summary whose leaf lies furthest along its path, even one written in another file', async () => {
     // ba79134d is summarised twice, from d3ad4cdc (leaf: its last line) and ff71dbed (leaf: line 54).
-    const { data } = await kernel.gql(`{ a: session(id: "test:1af7fc5e-8455-4414-9ccd-011d40f70b2a") { name } b: session(id: "test:ba79134d-b6e9-4867-af0c-6941038c9e4b") { name } }`);
-    expect(data.a.name).toBe('Empty Repo Setup: CLAUDE.md Foundation Created');
-    expect(data.b.name).toBe('AI Music: Embedding Words into Sound');
+    const { data } = await kernel.gql(graphql(`{ a: session(id: "test:1af7fc5e-8455-4414-9ccd-011d40f70b2a") { name } b: session(id: "test:ba79134d-b6e9-4867-af0c-6941038c9e4b") { name } }`));
+    expect(data.a!.name).toBe('Empty Repo Setup: CLAUDE.md Foundation Created');
+    expect(data.b!.name).toBe('AI Music: Embedding Words into Sound');
   });
 });

@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { graphql } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, lastWritten, line, prompt, say, toolResult } from '../helpers/records';
 import { sleep, until } from '../helpers/wait';
@@ -34,15 +35,15 @@ describe('goals over the real fixtures', () => {
   });
 
   it('serves the feed in three columns, newest first, and a goal by id', async () => {
-    const { data } = await kernel.gql(`{ feed { working { id updatedAt } blocked { id } completed { id updatedAt } } }`);
+    const { data } = await kernel.gql(graphql(`{ feed { working { id updatedAt } blocked { id } completed { id updatedAt } } }`));
     expect(data.feed.completed.length).toBeGreaterThan(20);
-    const times = data.feed.completed.map((g: any) => Date.parse(g.updatedAt));
+    const times = data.feed.completed.map((g) => Date.parse(g.updatedAt));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     const id = data.feed.completed[0].id;
-    expect((await kernel.gql(`query($id: ID!) { goal(id: $id) { id } }`, { id })).data.goal).toEqual({ id });
-    const bad = await kernel.gql(`{ goal(id: "nope") { id } }`);
-    expect(bad.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    const elsewhere = await kernel.gql(`{ feed(hosts: ["other"]) { completed { id } } }`);
+    expect((await kernel.gql(graphql(`query($id: ID!) { goal(id: $id) { id } }`), { id })).data.goal).toEqual({ id });
+    const bad = await kernel.gql(graphql(`{ goal(id: "nope") { id } }`));
+    expect(bad.errors![0].extensions?.code).toBe('BAD_USER_INPUT');
+    const elsewhere = await kernel.gql(graphql(`{ feed(hosts: ["other"]) { completed { id } } }`));
     expect(elsewhere.data.feed.completed).toEqual([]);
   });
 });
@@ -55,16 +56,16 @@ describe('clearing the feed', () => {
     const consume = (async () => {
       for await (const r of iterator) events.push({ sessionId: (r.data as any).feedChanged.sessionId, ids: (r.data as any).feedChanged.goals.map((g: any) => g.id) });
     })();
-    const [goal] = (await kernel.gql(`{ feed { completed { id session { id } } } }`)).data.feed.completed;
+    const [goal] = (await kernel.gql(graphql(`{ feed { completed { id session { id } } } }`))).data.feed.completed;
     // no acknowledgement exists for a subscription: clear again (one batch: one key) until an event shows it
     let batchId = '';
     await until(async () => {
-      batchId = (await kernel.gql(`mutation($ids: [ID!]!, $k: String!) { clearGoals(ids: $ids, idempotencyKey: $k) { batchId } }`, { ids: [goal.id], k: 'one-click' })).data.clearGoals.batchId;
-      return events.some((e) => e.sessionId === goal.session.id && !e.ids.includes(goal.id));
+      batchId = (await kernel.gql(graphql(`mutation($ids: [ID!]!, $k: String!) { clearGoals(ids: $ids, idempotencyKey: $k) { batchId } }`), { ids: [goal.id], k: 'one-click' })).data.clearGoals.batchId;
+      return events.some((e) => e.sessionId === goal.session!.id && !e.ids.includes(goal.id));
     }, 'a feedChanged without the cleared goal');
     events.length = 0;
-    await kernel.gql(`mutation($b: ID!) { undoClear(batchId: $b) { restored } }`, { b: batchId });
-    await until(() => events.some((e) => e.sessionId === goal.session.id && e.ids.includes(goal.id)), 'a feedChanged with the goal back');
+    await kernel.gql(graphql(`mutation($b: ID!) { undoClear(batchId: $b) { restored } }`), { b: batchId });
+    await until(() => events.some((e) => e.sessionId === goal.session!.id && e.ids.includes(goal.id)), 'a feedChanged with the goal back');
     await iterator.return?.();
     await consume;
     await kernel.close();
@@ -73,7 +74,7 @@ describe('clearing the feed', () => {
   it('clears goals once per idempotency key, undoes a batch, and keeps both across a restart', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'loom-clears-'));
     let kernel = await startTestKernel(FIXTURES, { stateDir });
-    const completed = async () => (await kernel.gql(`{ feed { completed { id } } }`)).data.feed.completed.map((g: any) => g.id);
+    const completed = async () => (await kernel.gql(graphql(`{ feed { completed { id } } }`))).data.feed.completed.map((g) => g.id);
     const before = await completed();
     const ids = before.slice(0, 3);
     const clear = `mutation($ids: [ID!]!, $key: String!) { clearGoals(ids: $ids, idempotencyKey: $key) { batchId cleared } }`;
@@ -86,11 +87,11 @@ describe('clearing the feed', () => {
 
     kernel = await startTestKernel(FIXTURES, { stateDir });
     expect(await completed()).toEqual(before.slice(3));
-    const undo = await kernel.gql(`mutation($b: ID!) { undoClear(batchId: $b) { restored } }`, { b: first.batchId });
+    const undo = await kernel.gql(graphql(`mutation($b: ID!) { undoClear(batchId: $b) { restored } }`), { b: first.batchId });
     expect(undo.data.undoClear).toEqual({ restored: 3 });
     expect(await completed()).toEqual(before);
-    const missing = await kernel.gql(`mutation { undoClear(batchId: "nope") { restored } }`);
-    expect(missing.errors[0].extensions.code).toBe('NOT_FOUND');
+    const missing = await kernel.gql(graphql(`mutation { undoClear(batchId: "nope") { restored } }`));
+    expect(missing.errors![0].extensions?.code).toBe('NOT_FOUND');
     await kernel.close();
     rmSync(stateDir, { recursive: true, force: true });
   });
@@ -196,7 +197,7 @@ describe('blocks', () => {
     await sleep(1000); // hook times have one-second resolution: the prompt must be older than the notification
     hook('Notification', { message: 'Claude needs your permission to use Bash', notification_type: 'permission_prompt' });
     await until(() => seen.includes('BLOCKED'), 'BLOCKED on feedChanged');
-    const blocked = (await kernel.gql(`{ feed { blocked { title block { kind text } } } }`)).data.feed.blocked;
+    const blocked = (await kernel.gql(graphql(`{ feed { blocked { title block { kind text } } } }`))).data.feed.blocked;
     expect(blocked).toEqual([{ title: 'delete the temp files', block: { kind: 'PERMISSION', text: 'Claude needs your permission to use Bash' } }]);
     await sleep(1100);
     appendFileSync(file, line(now(toolResult('r1', 'a1', 't-a1'))));

@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, truncateSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { graphql } from '../../web/src/lib/graphql';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say, toolResult, toolUse } from '../helpers/records';
 import { sleep, until } from '../helpers/wait';
@@ -48,7 +49,7 @@ function subscribe(fence: Fence | null = null) {
   // A stream that failed fails the test at once, with the server's error, instead of timing out.
   const atoms = () => {
     if (failure) throw failure;
-    return frames.flatMap((f) => f.atoms);
+    return frames.flatMap((f: any) => f.atoms);
   };
   return { frames, atoms, stop: () => iterator.return?.(), done };
 }
@@ -104,7 +105,7 @@ describe('following a growing transcript', () => {
 
   it('resumes from a cursor and its fences with only the atoms after it', async () => {
     appendFileSync(file, conversation(6).bytes);
-    await until(async () => (await kernel.gql(`{ session(id: "test:live") { atomCount } }`)).data.session.atomCount === 7, '7 atoms');
+    await until(async () => (await kernel.gql(graphql(`{ session(id: "test:live") { atomCount } }`))).data.session?.atomCount === 7, '7 atoms');
     const stream = subscribe({ cursor: 4, epoch: 0, generation: 0 });
     await until(() => stream.frames.length > 0, 'the first frame');
     expect(stream.frames[0]).toMatchObject({ kind: 'SNAPSHOT', reset: false, cursor: 7 });
@@ -114,7 +115,7 @@ describe('following a growing transcript', () => {
 
   it('answers a cursor without fences, a stale epoch or a cursor past the end with a reset snapshot naming why', async () => {
     appendFileSync(file, conversation(3).bytes);
-    await until(async () => (await kernel.gql(`{ session(id: "test:live") { atomCount } }`)).data.session.atomCount === 4, '4 atoms');
+    await until(async () => (await kernel.gql(graphql(`{ session(id: "test:live") { atomCount } }`))).data.session?.atomCount === 4, '4 atoms');
     for (const [fence, reason] of [
       [{ cursor: 2 }, 'FENCE_MISSING'],
       [{ cursor: 2, epoch: 5, generation: 0 }, 'EPOCH_MISMATCH'],
@@ -137,7 +138,7 @@ describe('following a growing transcript', () => {
     await first.stop(); // the connection drops here
     const more = conversation(9).bytes.subarray(conversation(4).bytes.length);
     appendFileSync(file, more);
-    await until(async () => (await kernel.gql(`{ session(id: "test:live") { atomCount } }`)).data.session.atomCount === 10, '10 atoms');
+    await until(async () => (await kernel.gql(graphql(`{ session(id: "test:live") { atomCount } }`))).data.session?.atomCount === 10, '10 atoms');
     const resumed = subscribe({ cursor: last.cursor, epoch: last.epoch, generation: last.generation });
     await until(() => resumed.atoms().length === 5, 'the 5 atoms appended meanwhile');
     await sleep(200);
@@ -164,8 +165,8 @@ describe('following a growing transcript', () => {
     appendFileSync(file, 'this is {not json\n');
     appendFileSync(file, line(assistant('a1', 'u0', [say('still here')], 'end_turn')));
     const session = await until(async () => {
-      const { data } = await kernel.gql(`{ session(id: "test:live") { atomCount parseErrors { line offset reason } } }`);
-      return data.session.atomCount === 2 && data.session;
+      const { data } = await kernel.gql(graphql(`{ session(id: "test:live") { atomCount parseErrors { line offset reason } } }`));
+      return data.session?.atomCount === 2 ? data.session : null;
     }, 'the line after the garbage');
     expect(session.parseErrors).toEqual([expect.objectContaining({ line: 2, reason: expect.stringMatching(/not JSON/) })]);
   });
@@ -180,7 +181,7 @@ describe('following a growing transcript', () => {
     const reset = await until(() => stream.frames.find((f: any) => f.reset), 'a reset frame');
     expect(reset).toMatchObject({ kind: 'SNAPSHOT', reason: 'GENERATION_MISMATCH', cursor: 1 });
     expect(reset.atoms.map((a: any) => a.uuid)).toEqual(['u0']);
-    const { data } = await kernel.gql(`{ session(id: "test:live") { atomCount files { rereads } } }`);
+    const { data } = await kernel.gql(graphql(`{ session(id: "test:live") { atomCount files { rereads } } }`));
     expect(data.session).toEqual({ atomCount: 1, files: [{ rereads: 1 }] });
     await stream.stop();
   });
@@ -190,8 +191,8 @@ describe('following a growing transcript', () => {
     writeFileSync(other, line(prompt('n0', null, 'a different session')) + line(assistant('n1', 'n0', [say('fresh')], 'end_turn')));
     renameSync(other, file);
     const session = await until(async () => {
-      const { data } = await kernel.gql(`{ session(id: "test:live") { name atomCount files { rereads } } }`);
-      return data.session.name === 'a different session' && data.session;
+      const { data } = await kernel.gql(graphql(`{ session(id: "test:live") { name atomCount files { rereads } } }`));
+      return data.session?.name === 'a different session' ? data.session : null;
     }, 'the replaced content');
     expect(session).toEqual({ name: 'a different session', atomCount: 2, files: [{ rereads: 1 }] });
   });

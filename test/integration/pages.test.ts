@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
 // transcript pages and events over the real fixtures.
@@ -12,8 +13,8 @@ afterAll(() => kernel.close());
 const LARGEST = 'test:ae4a77f8-aedd-4bc1-888f-c94edc91af04';
 
 async function pathOf(id: string): Promise<{ uuid: string; sequence: number; type: string; t: string }[]> {
-  const { data } = await kernel.gql(`query($id: ID!) { session(id: $id) { turns { id atoms { uuid sequence type t } } } }`, { id });
-  return data.session.turns.flatMap((t: any) => t.atoms);
+  const { data } = await kernel.gql(graphql(`query($id: ID!) { session(id: $id) { turns { id atoms { uuid sequence type t } } } }`), { id });
+  return data.session!.turns.flatMap((t) => t.atoms);
 }
 
 describe('transcript pages', () => {
@@ -44,21 +45,21 @@ describe('events', () => {
   it('returns the newest matches of a type, oldest first, and narrows by turn, time and sequence', async () => {
     const path = await pathOf(LARGEST);
     const assistants = path.filter((a) => a.type === 'ASSISTANT');
-    const last5 = await kernel.gql(`query($id: ID!) { events(sessionId: $id, type: ASSISTANT, limit: 5) { uuid sequence type } }`, { id: LARGEST });
-    expect(last5.data.events.map((a: any) => a.uuid)).toEqual(assistants.slice(-5).map((a) => a.uuid));
+    const last5 = await kernel.gql(graphql(`query($id: ID!) { events(sessionId: $id, type: ASSISTANT, limit: 5) { uuid sequence type } }`), { id: LARGEST });
+    expect(last5.data.events.map((a) => a.uuid)).toEqual(assistants.slice(-5).map((a) => a.uuid));
 
-    const { data } = await kernel.gql(`query($id: ID!) { session(id: $id) { turns { id atoms { uuid } } } }`, { id: LARGEST });
-    const turn = data.session.turns[1];
-    const inTurn = await kernel.gql(`query($id: ID!, $turn: ID!) { events(sessionId: $id, turnId: $turn, limit: 1000) { uuid } }`, { id: LARGEST, turn: turn.id });
-    expect(inTurn.data.events.map((a: any) => a.uuid)).toEqual(turn.atoms.map((a: any) => a.uuid));
+    const { data } = await kernel.gql(graphql(`query($id: ID!) { session(id: $id) { turns { id atoms { uuid } } } }`), { id: LARGEST });
+    const turn = data.session!.turns[1];
+    const inTurn = await kernel.gql(graphql(`query($id: ID!, $turn: ID!) { events(sessionId: $id, turnId: $turn, limit: 1000) { uuid } }`), { id: LARGEST, turn: turn.id });
+    expect(inTurn.data.events.map((a) => a.uuid)).toEqual(turn.atoms.map((a) => a.uuid));
 
     const pivot = path[500];
-    const since = await kernel.gql(`query($id: ID!, $since: String) { events(sessionId: $id, since: $since, limit: 1000) { uuid t } }`, { id: LARGEST, since: pivot.t });
-    expect(since.data.events.every((a: any) => a.t >= pivot.t)).toBe(true);
-    expect(since.data.events.map((a: any) => a.uuid)).toEqual(path.filter((a) => a.t >= pivot.t).map((a) => a.uuid));
+    const since = await kernel.gql(graphql(`query($id: ID!, $since: String) { events(sessionId: $id, since: $since, limit: 1000) { uuid t } }`), { id: LARGEST, since: pivot.t });
+    expect(since.data.events.every((a) => a.t >= pivot.t)).toBe(true);
+    expect(since.data.events.map((a) => a.uuid)).toEqual(path.filter((a) => a.t >= pivot.t).map((a) => a.uuid));
 
-    const after = await kernel.gql(`query($id: ID!) { events(sessionId: $id, afterSequence: 640, limit: 1000) { sequence } }`, { id: LARGEST });
-    expect(after.data.events.map((a: any) => a.sequence)).toEqual(path.slice(640).map((a) => a.sequence));
+    const after = await kernel.gql(graphql(`query($id: ID!) { events(sessionId: $id, afterSequence: 640, limit: 1000) { sequence } }`), { id: LARGEST });
+    expect(after.data.events.map((a) => a.sequence)).toEqual(path.slice(640).map((a) => a.sequence));
   });
 
   it('answers bad arguments with a code and a message saying what is wrong', async () => {

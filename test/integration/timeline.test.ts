@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say, toolResult, toolUse } from '../helpers/records';
 import { until } from '../helpers/wait';
@@ -24,7 +25,7 @@ describe('the timeline over the fixtures', () => {
   let sessions: { id: string; startedAt: string; updatedAt: string }[];
   beforeAll(async () => {
     kernel = await startTestKernel(FIXTURES, { awakeLimit: 4 });
-    sessions = (await kernel.gql(`{ sessions(first: 500) { nodes { id startedAt updatedAt } } }`)).data.sessions.nodes;
+    sessions = (await kernel.gql(graphql(`{ sessions(first: 500) { nodes { id startedAt updatedAt } } }`))).data.sessions.nodes;
   });
   afterAll(() => kernel?.close());
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
 
@@ -31,8 +32,8 @@ describe('usage over the real fixtures', () => {
     });
     rmSync(config, { recursive: true, force: true });
     const theirs: any[] = JSON.parse(stdout).daily;
-    const { data } = await kernel.gql(`{ usage(groupBy: DAY) { key inputTokens outputTokens cacheCreationTokens cacheReadTokens cost costStatus } }`);
-    const ours = new Map(data.usage.map((r: any) => [r.key, r]));
+    const { data } = await kernel.gql(graphql(`{ usage(groupBy: DAY) { key inputTokens outputTokens cacheCreationTokens cacheReadTokens cost costStatus } }`));
+    const ours = new Map(data.usage.map((r) => [r.key, r]));
     expect([...ours.keys()].sort()).toEqual(theirs.map((d) => d.period).sort());
     for (const day of theirs) {
       const row: any = ours.get(day.period);
@@ -45,12 +46,12 @@ describe('usage over the real fixtures', () => {
   });
 
   it('groups by model, session and host, with subagents and their parents both counted', async () => {
-    const byModel = (await kernel.gql(`{ usage(groupBy: MODEL) { key outputTokens } }`)).data.usage;
-    expect(byModel.map((r: any) => r.key)).toContain('claude-opus-4-6');
-    const byHost = (await kernel.gql(`{ usage(groupBy: HOST) { key outputTokens } }`)).data.usage;
+    const byModel = (await kernel.gql(graphql(`{ usage(groupBy: MODEL) { key outputTokens } }`))).data.usage;
+    expect(byModel.map((r) => r.key)).toContain('claude-opus-4-6');
+    const byHost = (await kernel.gql(graphql(`{ usage(groupBy: HOST) { key outputTokens } }`))).data.usage;
     const total = byModel.reduce((n: number, r: any) => n + r.outputTokens, 0);
     expect(byHost).toEqual([{ key: 'test', outputTokens: total }]);
-    const bySession = (await kernel.gql(`{ usage(groupBy: SESSION) { key } }`)).data.usage.map((r: any) => r.key);
+    const bySession = (await kernel.gql(graphql(`{ usage(groupBy: SESSION) { key } }`))).data.usage.map((r) => r.key);
     expect(bySession).toContain('test:agent-a2898e3');
     const { data } = await kernel.gql(`{ session(id: "test:4d5611e5-241a-462a-8d15-5122611a9569") {
       own: usage { outputTokens } all: usage(includeSubagents: true) { outputTokens } subagents { usage { outputTokens } } } }`);
@@ -58,14 +59,14 @@ describe('usage over the real fixtures', () => {
   });
 
   it('counts days in the time zone asked for, filters by time, and refuses a zone it does not know', async () => {
-    const utc = (await kernel.gql(`{ usage(groupBy: DAY, since: "2026-02-11T00:00:00Z", until: "2026-02-13T00:00:00Z") { key } }`)).data.usage;
-    expect(utc.map((r: any) => r.key)).toEqual(['2026-02-11', '2026-02-12']);
-    const tokyo = (await kernel.gql(`{ usage(groupBy: DAY, since: "2026-02-11T00:00:00Z", until: "2026-02-13T00:00:00Z", timeZone: "Asia/Tokyo") { key } }`)).data.usage;
-    expect(tokyo.map((r: any) => r.key)).toContain('2026-02-13');
-    const bad = await kernel.gql(`{ usage(timeZone: "Mars/Olympus") { key } }`);
-    expect(bad.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/IANA time zone/) });
-    const badSince = await kernel.gql(`{ usage(since: "yesterday") { key } }`);
-    expect(badSince.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const utc = (await kernel.gql(graphql(`{ usage(groupBy: DAY, since: "2026-02-11T00:00:00Z", until: "2026-02-13T00:00:00Z") { key } }`))).data.usage;
+    expect(utc.map((r) => r.key)).toEqual(['2026-02-11', '2026-02-12']);
+    const tokyo = (await kernel.gql(graphql(`{ usage(groupBy: DAY, since: "2026-02-11T00:00:00Z", until: "2026-02-13T00:00:00Z", timeZone: "Asia/Tokyo") { key } }`))).data.usage;
+    expect(tokyo.map((r) => r.key)).toContain('2026-02-13');
+    const bad = await kernel.gql(graphql(`{ usage(timeZone: "Mars/Olympus") { key } }`));
+    expect(bad.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/IANA time zone/) });
+    const badSince = await kernel.gql(graphql(`{ usage(since: "yesterday") { key } }`));
+    expect(badSince.errors![0].extensions?.code).toBe('BAD_USER_INPUT');
   });
 });
 
@@ -111,7 +112,7 @@ describe('usage of one session', () => {
   });
 
   it('keeps the tokens of a model with no price but gives the whole no cost', async () => {
-    const { data } = await kernel.gql(`{ session(id: "test:u1") { usage { inputTokens outputTokens cost costStatus } } }`);
-    expect(data.session.usage).toEqual({ inputTokens: 15, outputTokens: 505, cost: null, costStatus: 'UNKNOWN' });
+    const { data } = await kernel.gql(graphql(`{ session(id: "test:u1") { usage { inputTokens outputTokens cost costStatus } } }`));
+    expect(data.session!.usage).toEqual({ inputTokens: 15, outputTokens: 505, cost: null, costStatus: 'UNKNOWN' });
   });
 });

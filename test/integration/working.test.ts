@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WORKING_WINDOW_MS } from '../../spoke/goals/sign-of-life';
+import { graphql } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, lastWritten, line, prompt, say, toolResult, toolUse } from '../helpers/records';
 import { until } from '../helpers/wait';
@@ -14,8 +15,8 @@ import { until } from '../helpers/wait';
 
 const HOOK = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom-hook.sh');
 const MINUTE = 60_000;
-const FEED = `{ feed { working { id status rolledUpStatus outcome updatedAt } completed { id status rolledUpStatus outcome updatedAt } } }`;
-const TIMELINE = `query($sessions: [ID!]) { timeline(from: "2000-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", sessions: $sessions) { bars { turnId end status } } }`;
+const FEED = graphql(`{ feed { working { id status rolledUpStatus outcome updatedAt } completed { id status rolledUpStatus outcome updatedAt } } }`);
+const TIMELINE = graphql(`query($sessions: [ID!]) { timeline(from: "2000-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", sessions: $sessions) { bars { turnId end status } } }`);
 
 /**
  * The asks the fixtures' feed listed as working before it needed a sign of life, with their last
@@ -42,7 +43,7 @@ describe('the working column over the real fixtures', () => {
     clock = Date.parse('2026-12-01T00:00:00Z');
     const { feed } = (await kernel.gql(FEED)).data;
     expect(feed.working).toEqual([]);
-    const completed = new Map(feed.completed.map((g: any) => [g.id, g]));
+    const completed = new Map(feed.completed.map((g) => [g.id, g]));
     for (const ask of LEFT_OPEN) {
       expect(completed.get(ask.id)).toEqual({ ...ask, status: 'COMPLETED', rolledUpStatus: 'COMPLETED' });
     }
@@ -61,12 +62,12 @@ describe('the working column over the real fixtures', () => {
   it('keeps in working only the newest of a session’s asks that are open and recent, the older rolled up under it', async () => {
     // bf83f2a7 and d96a4288 were both left open, ten minutes apart: a moment when both are recent
     clock = Date.parse('2025-07-05T19:51:00Z');
-    const { feed } = (await kernel.gql(`{ feed { working { id children { kind id } } completed { id } } }`)).data;
-    expect(feed.working.map((g: any) => g.id)).toEqual([LEFT_OPEN[2].id]);
-    expect(feed.working[0].children.filter((c: any) => c.kind === 'ASK').map((c: any) => c.id)).toEqual([`${LEFT_OPEN[2].id}/ask-bf83f2a7-6126-4864-8017-85f26bbd0593`]);
-    expect(feed.completed.map((g: any) => g.id)).not.toContain(LEFT_OPEN[3].id);
-    const { goal } = (await kernel.gql(`query($id: ID!) { goal(id: $id) { rolledUpInto { id } } }`, { id: LEFT_OPEN[3].id })).data;
-    expect(goal.rolledUpInto.id).toBe(LEFT_OPEN[2].id);
+    const { feed } = (await kernel.gql(graphql(`{ feed { working { id children { kind id } } completed { id } } }`))).data;
+    expect(feed.working.map((g) => g.id)).toEqual([LEFT_OPEN[2].id]);
+    expect(feed.working[0].children.filter((c) => c.kind === 'ASK').map((c) => c.id)).toEqual([`${LEFT_OPEN[2].id}/ask-bf83f2a7-6126-4864-8017-85f26bbd0593`]);
+    expect(feed.completed.map((g) => g.id)).not.toContain(LEFT_OPEN[3].id);
+    const { goal } = (await kernel.gql(graphql(`query($id: ID!) { goal(id: $id) { rolledUpInto { id } } }`), { id: LEFT_OPEN[3].id })).data;
+    expect(goal!.rolledUpInto!.id).toBe(LEFT_OPEN[2].id);
   });
 });
 
@@ -99,7 +100,7 @@ describe('the working column over written transcripts', () => {
         line(assistant('a3', 'p2', [toolUse('t-a3')], 'tool_use')),
     );
     kernel = await startTestKernel(root, { now: () => lastWritten() + MINUTE });
-    const { feed } = (await kernel.gql(`{ feed { working { id children { id kind title status } } blocked { id } completed { id } } }`)).data;
+    const { feed } = (await kernel.gql(graphql(`{ feed { working { id children { id kind title status } } blocked { id } completed { id } } }`))).data;
     expect(feed.working).toEqual([
       {
         id: 'test:two/p2',
@@ -107,7 +108,7 @@ describe('the working column over written transcripts', () => {
       },
     ]);
     expect([feed.blocked, feed.completed]).toEqual([[], []]);
-    const { goal } = (await kernel.gql(`{ goal(id: "test:two/p1") { rolledUpStatus rolledUpInto { id } } }`)).data;
+    const { goal } = (await kernel.gql(graphql(`{ goal(id: "test:two/p1") { rolledUpStatus rolledUpInto { id } } }`))).data;
     expect(goal).toEqual({ rolledUpStatus: 'WORKING', rolledUpInto: { id: 'test:two/p2' } });
     // feedChanged sends the session's goals as the feed has them
     const changes = kernel.ws().iterate({ query: 'subscription { feedChanged(since: "1970-01-01T00:00:00Z") { goals { id rolledUpStatus outcome } } }' });
@@ -128,20 +129,20 @@ describe('the working column over written transcripts', () => {
     appendFileSync(file('two'), line(prompt('p2', 'a2', 'go on', { timestamp: new Date(planned + 20 * MINUTE).toISOString() })));
     kernel = await startTestKernel(root, { now: () => planned + 21 * MINUTE });
     const { feed } = (await kernel.gql(FEED)).data;
-    expect(feed.working.map((g: any) => g.id)).toEqual(['test:two/p2']);
+    expect(feed.working.map((g) => g.id)).toEqual(['test:two/p2']);
     expect(feed.completed).toMatchObject([{ id: 'test:two/p1', status: 'COMPLETED', rolledUpStatus: 'COMPLETED', outcome: 'UNFINISHED' }]);
   });
 
   it('keeps an old ask in working while the hooks say its session is at work', async () => {
     writeFileSync(file('old'), line(prompt('p1', null, 'rebuild the index')) + line(assistant('a1', 'p1', [toolUse('t-a1')], 'tool_use')));
     kernel = await startTestKernel(root, { now: () => lastWritten() + 30 * 24 * 60 * MINUTE });
-    const goal = async () => (await kernel!.gql(`{ goal(id: "test:old/p1") { status rolledUpStatus outcome } }`)).data.goal;
+    const goal = async () => (await kernel!.gql(graphql(`{ goal(id: "test:old/p1") { status rolledUpStatus outcome } }`))).data.goal;
     expect(await goal()).toEqual({ status: 'COMPLETED', rolledUpStatus: 'COMPLETED', outcome: 'UNFINISHED' });
     const input = JSON.stringify({ session_id: 'old', hook_event_name: 'UserPromptSubmit' });
     expect(spawnSync('sh', [HOOK, 'UserPromptSubmit', kernel.stateDir], { input }).status).toBe(0);
-    await until(async () => (await goal()).status === 'WORKING', 'the goal to be working once the hooks say so');
+    await until(async () => (await goal())?.status === 'WORKING', 'the goal to be working once the hooks say so');
     expect(await goal()).toEqual({ status: 'WORKING', rolledUpStatus: 'WORKING', outcome: null });
-    expect((await kernel.gql(FEED)).data.feed.working.map((g: any) => g.id)).toEqual(['test:old/p1']);
+    expect((await kernel.gql(FEED)).data.feed.working.map((g) => g.id)).toEqual(['test:old/p1']);
   });
 
   it('draws a silent turn that never ended as unfinished, ending at its last record, and as running while it is recent', async () => {

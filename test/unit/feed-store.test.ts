@@ -1,3 +1,4 @@
+import type { DocumentNode } from 'graphql';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FeedGoal, GoalStatus } from '../../web/src/feed/types';
 
@@ -20,23 +21,28 @@ const kernel = vi.hoisted(() => ({
   changes: null as null | ((data: unknown) => void),
 }));
 
-vi.mock('../../web/src/lib/gql', () => ({
-  query: (document: string, variables: Record<string, unknown> = {}) =>
-    new Promise((resolve, reject) => {
-      kernel.calls.push({ kind: 'query', document });
-      kernel.reads.push({ variables, resolve, reject });
-    }),
-  mutate: (document: string, variables: Record<string, unknown> = {}) =>
-    new Promise((resolve, reject) => {
-      kernel.calls.push({ kind: 'mutate', document });
-      kernel.mutations.push({ document, variables, resolve, reject });
-    }),
-  subscribe: (document: string, _variables: Record<string, unknown>, next: (data: unknown) => void) => {
-    kernel.calls.push({ kind: 'subscribe', document });
-    kernel.changes = next;
-    return () => undefined;
-  },
-}));
+vi.mock('../../web/src/lib/gql', async () => {
+  // the store hands over typed documents: kept as their text, to see which operation was asked
+  const { print } = await import('graphql');
+  const text = (document: DocumentNode | string) => (typeof document === 'string' ? document : print(document));
+  return {
+    query: (document: DocumentNode, variables: Record<string, unknown> = {}) =>
+      new Promise((resolve, reject) => {
+        kernel.calls.push({ kind: 'query', document: text(document) });
+        kernel.reads.push({ variables, resolve, reject });
+      }),
+    mutate: (document: DocumentNode, variables: Record<string, unknown> = {}) =>
+      new Promise((resolve, reject) => {
+        kernel.calls.push({ kind: 'mutate', document: text(document) });
+        kernel.mutations.push({ document: text(document), variables, resolve, reject });
+      }),
+    subscribe: (document: DocumentNode, _variables: Record<string, unknown>, next: (data: unknown) => void) => {
+      kernel.calls.push({ kind: 'subscribe', document: text(document) });
+      kernel.changes = next;
+      return () => undefined;
+    },
+  };
+});
 
 vi.mock('react', () => ({ useSyncExternalStore: (_subscribe: unknown, get: () => unknown) => get() }));
 

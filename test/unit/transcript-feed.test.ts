@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TranscriptFeed } from '../../web/src/chat/transcript-feed';
-import type { ChatAtom, StreamFrame, TranscriptPage } from '../../web/src/chat/types';
+import type { ChatAtom } from '../../web/src/chat/types';
 import { connection } from '../../web/src/lib/connection';
 
 // The chat's store for one session's atoms, run in node with the kernel replaced by a fake: the
@@ -8,6 +8,24 @@ import { connection } from '../../web/src/lib/connection';
 // client (web/src/lib/client.ts, which would open a WebSocket to `location` on import). Each query
 // and each subscription waits until the test answers it, so the order things arrive in is the
 // test's to choose.
+
+/** What the kernel answers, as the feed reads it (the documents hand atoms over as masked fragments). */
+interface TranscriptPage {
+  entries: ChatAtom[];
+  epoch: number;
+  generation: number;
+  maxSequence: number;
+  hasOlder: boolean;
+}
+interface StreamFrame {
+  kind: 'SNAPSHOT' | 'DELTA' | 'STOPPED';
+  reset: boolean;
+  reason: string | null;
+  cursor: number;
+  epoch: number;
+  generation: number;
+  atoms: ChatAtom[];
+}
 
 interface AskedPage {
   variables: Record<string, unknown>;

@@ -82,7 +82,7 @@ export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: str
 }
 
 /** sequence of the newest prompt held: when it changes, a turn may have begun */
-function newestPrompt(atoms: ChatAtom[]): number {
+function newestPrompt(atoms: readonly ChatAtom[]): number {
   for (let i = atoms.length - 1; i >= 0; i--) {
     const kind = atoms[i].author?.kind;
     if (kind === 'HUMAN' || kind === 'SDK' || kind === 'PEER') return atoms[i].sequence;

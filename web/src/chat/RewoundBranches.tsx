@@ -7,7 +7,7 @@ import type { ChatAtom, RewoundSummary } from './types';
 
 interface Loaded {
   id: string;
-  atoms: ChatAtom[];
+  atoms: readonly ChatAtom[];
 }
 
 /**
@@ -19,9 +19,11 @@ export function RewoundBranches({ sessionId, branches }: { sessionId: string; br
   const [error, setError] = useState<string | null>(null);
   const show = async () => {
     try {
-      const { session } = await query<{ session: { turns: { rewoundBranches: Loaded[] }[] } | null }>(REWOUND_BRANCHES, { id: sessionId });
+      const { session } = await query(REWOUND_BRANCHES, { id: sessionId });
       const wanted = new Set(branches.map((b) => b.id));
-      setOpen((session?.turns ?? []).flatMap((t) => t.rewoundBranches).filter((b) => wanted.has(b.id)));
+      const loaded = (session?.turns ?? []).flatMap((t) => t.rewoundBranches).filter((b) => wanted.has(b.id));
+      // Loaded holds ChatAtoms: a field ATOM has and this document lacks fails here
+      setOpen(loaded.map((b): Loaded => ({ id: b.id, atoms: b.atoms })));
     } catch (err) {
       setError((err as Error).message);
     }

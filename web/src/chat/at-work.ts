@@ -14,7 +14,7 @@ export const AtWork = createContext(true);
 
 export const useAtWork = (): boolean => useContext(AtWork);
 
-export function isAtWork(live: LiveKind, atoms: ChatAtom[], now: number): boolean {
+export function isAtWork(live: LiveKind, atoms: readonly ChatAtom[], now: number): boolean {
   const newest = atoms[atoms.length - 1];
   return AT_WORK.has(live) || (!!newest && Math.abs(now - Date.parse(newest.t)) <= WINDOW_MS);
 }

@@ -5,7 +5,7 @@ import type { ChatAtom } from './types';
  * is kept as it is (a replayed frame after a reconnect changes nothing), and when nothing is
  * new the same array comes back, so React sees no change.
  */
-export function mergeAtoms(held: ChatAtom[], incoming: ChatAtom[]): ChatAtom[] {
+export function mergeAtoms(held: readonly ChatAtom[], incoming: readonly ChatAtom[]): readonly ChatAtom[] {
   const bySequence = new Map(held.map((a) => [a.sequence, a]));
   let added = false;
   for (const atom of incoming) {

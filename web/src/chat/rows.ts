@@ -20,7 +20,7 @@ export interface Row {
   showsSpeaker: boolean;
 }
 
-export function buildRows(atoms: ChatAtom[]): Row[] {
+export function buildRows(atoms: readonly ChatAtom[]): Row[] {
   const calls = new Set<string>();
   const results = new Map<string, ToolResultBlock>();
   for (const atom of atoms) {

@@ -1,10 +1,13 @@
 import { client } from '../lib/client';
 import { connection } from '../lib/connection';
 import { query } from '../lib/gql';
+import { readFragment, type ResultOf } from '../lib/graphql';
 import { createStore, type Store } from '../lib/store';
 import { mergeAtoms } from './merge-atoms';
-import { SESSION_STREAM, TRANSCRIPT_PAGE } from './queries';
-import type { ChatAtom, Fence, StreamFrame, TranscriptPage } from './types';
+import { ATOM, SESSION_STREAM, TRANSCRIPT_PAGE } from './queries';
+import type { ChatAtom, Fence } from './types';
+
+type StreamFrame = ResultOf<typeof SESSION_STREAM>['sessionStream'];
 
 // One session's atoms as the chat holds them: the newest page first, then the live stream from
 // that page's fence, and older pages on demand. Everything is keyed by sequence, so frames
@@ -16,7 +19,7 @@ const OLDER_PAGE = 200;
 const JUMP_PAGE = 500;
 
 export interface TranscriptState {
-  atoms: ChatAtom[];
+  atoms: readonly ChatAtom[];
   /** the first page arrived (or failed) */
   ready: boolean;
   hasOlder: boolean;
@@ -72,7 +75,7 @@ export class TranscriptFeed {
     const run = this.run;
     this.patch({ loadingOlder: true });
     try {
-      const { transcript: page } = await query<{ transcript: TranscriptPage }>(TRANSCRIPT_PAGE, {
+      const { transcript: page } = await query(TRANSCRIPT_PAGE, {
         id: this.sessionId,
         limit,
         before: held.atoms[0].sequence,
@@ -84,7 +87,7 @@ export class TranscriptFeed {
         return;
       }
       const now = this.state.get();
-      this.patch({ atoms: mergeAtoms(now.atoms, page.entries), hasOlder: page.hasOlder, loadingOlder: false });
+      this.patch({ atoms: mergeAtoms(now.atoms, readFragment(ATOM, page.entries)), hasOlder: page.hasOlder, loadingOlder: false });
     } catch (err) {
       if (run === this.run) this.patch({ loadingOlder: false, error: messageOf(err) });
     }
@@ -110,10 +113,10 @@ export class TranscriptFeed {
 
   private async loadNewest(run: number): Promise<void> {
     try {
-      const { transcript: page } = await query<{ transcript: TranscriptPage }>(TRANSCRIPT_PAGE, { id: this.sessionId, limit: NEWEST_PAGE });
+      const { transcript: page } = await query(TRANSCRIPT_PAGE, { id: this.sessionId, limit: NEWEST_PAGE });
       if (run !== this.run) return;
       this.fence = { cursor: page.maxSequence, epoch: page.epoch, generation: page.generation };
-      this.patch({ atoms: page.entries, hasOlder: page.hasOlder, loadingOlder: false, ready: true, error: null });
+      this.patch({ atoms: readFragment(ATOM, page.entries), hasOlder: page.hasOlder, loadingOlder: false, ready: true, error: null });
       this.follow(run);
     } catch (err) {
       if (run === this.run) this.patch({ ready: true, error: messageOf(err) });
@@ -124,7 +127,7 @@ export class TranscriptFeed {
   private follow(run: number): void {
     this.stopStream?.();
     const variables = { id: this.sessionId, ...this.fence };
-    this.stopStream = client.subscription<{ sessionStream: StreamFrame }>(SESSION_STREAM, variables).subscribe((result) => {
+    this.stopStream = client.subscription(SESSION_STREAM, variables).subscribe((result) => {
       if (run !== this.run) return;
       if (result.error) {
         this.patch({ error: messageOf(result.error) });
@@ -142,10 +145,10 @@ export class TranscriptFeed {
     const held = this.state.get();
     if (frame.reset) {
       // what we held is void: this frame's atoms (the newest) are the new start
-      const atoms = [...frame.atoms].sort((a, b) => a.sequence - b.sequence);
+      const atoms = [...readFragment(ATOM, frame.atoms)].sort((a, b) => a.sequence - b.sequence);
       this.patch({ atoms, hasOlder: (atoms[0]?.sequence ?? 1) > 1, resets: held.resets + 1, error: null });
     } else {
-      const atoms = mergeAtoms(held.atoms, frame.atoms);
+      const atoms = mergeAtoms(held.atoms, readFragment(ATOM, frame.atoms));
       if (atoms !== held.atoms || held.error) this.patch({ atoms, error: null });
     }
   }

@@ -18,7 +18,7 @@ export function useSessionHead(sessionId: string, refresh: string): HeadState {
   const [state, setState] = useState<HeadState>({ head: null, loaded: false, error: null });
   useEffect(() => {
     let current = true;
-    query<{ session: SessionHead | null }>(SESSION_HEAD, { id: sessionId }).then(
+    query(SESSION_HEAD, { id: sessionId }).then(
       ({ session }) => current && setState({ head: session, loaded: true, error: null }),
       (err: Error) => current && setState((s) => ({ ...s, loaded: true, error: err.message })),
     );

@@ -5,25 +5,8 @@ import { HostName } from '../tabs/host-name';
 import { durationBetween } from '../lib/duration';
 import { blockLine, CHILD_KIND_LABEL, progress, STATUS_LABEL } from './labels';
 import { OutcomeBadge } from './OutcomeBadge';
-import { sessionIdOf, type BlockKind, type ChildKind, type GoalOutcome, type GoalStatus } from './types';
-
-const GOAL = `query($id: ID!) { goal(id: $id) {
-  id title rolledUpStatus outcome block { kind text } anchor { id } session { id name host { name } }
-  trail { index input { promptLine } t end atomCount }
-  children { id kind title status } } }`;
-
-interface GoalDetail {
-  id: string;
-  title: string;
-  rolledUpStatus: GoalStatus;
-  outcome: GoalOutcome | null;
-  block: { kind: BlockKind; text: string } | null;
-  /** the prompt that opened the goal; its id is the id of the goal's turn */
-  anchor: { id: string } | null;
-  session: { id: string; name: string; host: { name: string } } | null;
-  trail: { index: number; input: { promptLine: string | null } | null; t: string; end: string; atomCount: number }[];
-  children: { id: string; kind: ChildKind; title: string; status: GoalStatus }[];
-}
+import { GOAL_DETAIL } from './queries';
+import { sessionIdOf, type GoalDetail } from './types';
 
 interface Props {
   goalId: string;
@@ -44,7 +27,7 @@ export function GoalModal({ goalId, updatedAt, onClose }: Props) {
 
   useEffect(() => {
     let current = true;
-    query<{ goal: GoalDetail | null }>(GOAL, { id: goalId }).then(
+    query(GOAL_DETAIL, { id: goalId }).then(
       (data) => {
         if (!current) return;
         setGoal(data.goal);

@@ -1,17 +1,14 @@
 import { connection } from '../lib/connection';
 import { mutate, query, subscribe } from '../lib/gql';
+import { readFragment } from '../lib/graphql';
 import { oncePerBurst } from '../lib/once-per-burst';
 import { createStore } from '../lib/store';
-import { CARD_FIELDS, sessionIdOf, type FeedGoal, type GoalStatus } from './types';
+import { CLEAR_GOALS, FEED, FEED_CHANGES, GOAL_CARD, UNDO_CLEAR } from './queries';
+import { sessionIdOf, type FeedGoal, type GoalStatus } from './types';
 
 // Every top-level goal in the feed, kept current: read once with `feed`, then patched by
 // `feedChanged`, which sends all of a session's goals in the feed whenever one changes (a clear
 // or an undo, here or in another page, included).
-
-const FEED = `{ feed { working { ${CARD_FIELDS} } blocked { ${CARD_FIELDS} } completed { ${CARD_FIELDS} } } }`;
-const CHANGES = `subscription { feedChanged { sessionId goals { ${CARD_FIELDS} } } }`;
-const CLEAR = `mutation($ids: [ID!]!, $key: String!) { clearGoals(ids: $ids, idempotencyKey: $key) { batchId } }`;
-const UNDO = `mutation($batchId: ID!) { undoClear(batchId: $batchId) { restored } }`;
 
 export interface ClearBatch {
   batchId: string;
@@ -30,11 +27,11 @@ export interface FeedSnapshot {
 const store = createStore<FeedSnapshot>({ loaded: false, error: null, columns: { WORKING: [], BLOCKED: [], COMPLETED: [] }, lastClear: null });
 
 /** the feed's goals, by session id */
-let bySession = new Map<string, FeedGoal[]>();
+let bySession = new Map<string, readonly FeedGoal[]>();
 /** goals this page is clearing right now: hidden until the kernel answers */
 const clearing = new Set<string>();
 /** reads of the feed under way, each with the events that arrived meanwhile: newer than what it returns */
-const reads = new Set<Map<string, FeedGoal[]>>();
+const reads = new Set<Map<string, readonly FeedGoal[]>>();
 /** reads are numbered as they start; an answer older than one already shown is dropped */
 let readsStarted = 0;
 let newestShown = 0;
@@ -54,14 +51,14 @@ function publish(patch: Partial<FeedSnapshot> = {}): void {
   store.set({ ...store.get(), ...patch, columns });
 }
 
-function place(sessionId: string, goals: FeedGoal[]): void {
+function place(sessionId: string, goals: readonly FeedGoal[]): void {
   if (goals.length > 0) bySession.set(sessionId, goals);
   else bySession.delete(sessionId);
 }
 
 const publishEvents = oncePerBurst(() => publish());
 
-function onEvent(sessionId: string, goals: FeedGoal[]): void {
+function onEvent(sessionId: string, goals: readonly FeedGoal[]): void {
   connection.fresh();
   for (const events of reads) events.set(sessionId, goals);
   place(sessionId, goals);
@@ -70,15 +67,15 @@ function onEvent(sessionId: string, goals: FeedGoal[]): void {
 
 async function load(): Promise<void> {
   const number = ++readsStarted;
-  const events = new Map<string, FeedGoal[]>();
+  const events = new Map<string, readonly FeedGoal[]>();
   reads.add(events);
   try {
-    const { feed } = await query<{ feed: Record<'working' | 'blocked' | 'completed', FeedGoal[]> }>(FEED);
+    const { feed } = await query(FEED);
     // a read made after this one has answered already: what it showed is newer
     if (number < newestShown) return;
     newestShown = number;
     bySession = new Map();
-    for (const goal of [...feed.working, ...feed.blocked, ...feed.completed]) {
+    for (const goal of readFragment(GOAL_CARD, [...feed.working, ...feed.blocked, ...feed.completed])) {
       bySession.set(sessionIdOf(goal.id), [...(bySession.get(sessionIdOf(goal.id)) ?? []), goal]);
     }
     for (const [sessionId, goals] of events) place(sessionId, goals);
@@ -96,7 +93,7 @@ function start(): void {
   if (started) return;
   started = true;
   // changes first, so nothing that happens while the feed loads is missed
-  subscribe<{ feedChanged: { sessionId: string; goals: FeedGoal[] } }>(CHANGES, {}, ({ feedChanged }) => onEvent(feedChanged.sessionId, feedChanged.goals));
+  subscribe(FEED_CHANGES, {}, ({ feedChanged }) => onEvent(feedChanged.sessionId, readFragment(GOAL_CARD, feedChanged.goals)));
   void load();
   // after a reconnect the feed may have missed changes: read it again
   connection.subscribe(() => {
@@ -116,7 +113,7 @@ export async function clearGoals(ids: string[]): Promise<void> {
   publish();
   let batch: ClearBatch | null = null;
   try {
-    const { clearGoals: result } = await mutate<{ clearGoals: { batchId: string } }>(CLEAR, { ids, key: idempotencyKey() });
+    const { clearGoals: result } = await mutate(CLEAR_GOALS, { ids, key: idempotencyKey() });
     batch = { batchId: result.batchId, ids };
     // the read after the clear leaves them out, whether or not its events arrived yet
     await load();
@@ -130,7 +127,7 @@ export async function clearGoals(ids: string[]): Promise<void> {
 export async function undoClear(batch: ClearBatch): Promise<void> {
   publish({ lastClear: null });
   try {
-    await mutate(UNDO, { batchId: batch.batchId });
+    await mutate(UNDO_CLEAR, { batchId: batch.batchId });
   } catch (err) {
     publish({ lastClear: batch });
     throw err;

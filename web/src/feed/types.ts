@@ -1,26 +1,18 @@
-// The goal fields the feed shows on a card, as `feed` and `feedChanged` send them.
+import type { Enum, ResultOf } from '../lib/graphql';
+import type { GOAL_CARD, GOAL_DETAIL } from './queries';
 
-export type GoalStatus = 'WORKING' | 'BLOCKED' | 'COMPLETED';
-export type BlockKind = 'PERMISSION' | 'QUESTION' | 'PLAN_APPROVAL' | 'ERROR';
-export type ChildKind = 'TODO' | 'TASK' | 'SUBAGENT' | 'ASK';
+// The goal shapes the feed reads, derived from its documents (queries.ts) and the schema's enums.
+
+export type GoalStatus = Enum<'GoalStatus'>;
+export type BlockKind = Enum<'BlockKind'>;
+export type ChildKind = Enum<'ChildGoalKind'>;
 /** UNFINISHED: left open with nobody at work on it (the kernel decides, by its clock) */
-export type GoalOutcome = 'COMPLETED' | 'INTERRUPTED' | 'UNFINISHED';
+export type GoalOutcome = Enum<'GoalOutcome'>;
 
-export interface FeedGoal {
-  id: string;
-  title: string;
-  status: GoalStatus;
-  rolledUpStatus: GoalStatus;
-  outcome: GoalOutcome | null;
-  openedAt: string;
-  updatedAt: string;
-  block: { kind: BlockKind; text: string } | null;
-  children: { status: GoalStatus }[];
-  session: { id: string; name: string; host: { name: string } } | null;
-}
-
-export const CARD_FIELDS = `id title status rolledUpStatus outcome openedAt updatedAt block { kind text }
-  children { status } session { id name host { name } }`;
+/** A card in the feed. */
+export type FeedGoal = ResultOf<typeof GOAL_CARD>;
+/** A goal in full (the modal); its anchor is the prompt that opened it, whose id is its turn's. */
+export type GoalDetail = NonNullable<ResultOf<typeof GOAL_DETAIL>['goal']>;
 
 /** Goal ids are `host:sessionKey/promptUuid`; the part before the slash is the session's id. */
 export function sessionIdOf(goalId: string): string {

@@ -1,24 +1,41 @@
+import type { AnyVariables, OperationResult } from 'urql';
 import { client } from './client';
+import type { TadaDocumentNode } from './graphql';
 
 // Thin promises over the urql client for the stores that keep their own state (lists that
-// subscriptions patch): a GraphQL error becomes an Error with the server's message.
+// subscriptions patch): a GraphQL error becomes an Error with the server's message. Each takes a
+// typed document (lib/graphql.ts) and answers with its result type; variables are checked too.
 
-export async function query<T>(document: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const result = await client.query(document, variables).toPromise();
+/** The variables argument: optional when the document needs none. */
+type VariablesArg<Variables> = {} extends Variables ? [variables?: Variables] : [variables: Variables];
+
+function dataOf<Result>(result: OperationResult<Result>): Result {
   if (result.error) throw new Error(result.error.message.replace(/^\[\w+\] /, ''));
-  return result.data as T;
+  return result.data as Result;
 }
 
-export async function mutate<T>(document: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const result = await client.mutation(document, variables).toPromise();
-  if (result.error) throw new Error(result.error.message.replace(/^\[\w+\] /, ''));
-  return result.data as T;
+export async function query<Result, Variables extends AnyVariables>(
+  document: TadaDocumentNode<Result, Variables>,
+  ...[variables]: VariablesArg<Variables>
+): Promise<Result> {
+  return dataOf(await client.query(document, (variables ?? {}) as Variables).toPromise());
+}
+
+export async function mutate<Result, Variables extends AnyVariables>(
+  document: TadaDocumentNode<Result, Variables>,
+  ...[variables]: VariablesArg<Variables>
+): Promise<Result> {
+  return dataOf(await client.mutation(document, (variables ?? {}) as Variables).toPromise());
 }
 
 /** Subscribes and calls `next` with each payload; returns the unsubscribe. */
-export function subscribe<T>(document: string, variables: Record<string, unknown>, next: (data: T) => void): () => void {
+export function subscribe<Result, Variables extends AnyVariables>(
+  document: TadaDocumentNode<Result, Variables>,
+  variables: Variables,
+  next: (data: Result) => void,
+): () => void {
   const { unsubscribe } = client.subscription(document, variables).subscribe((result) => {
-    if (result.data) next(result.data as T);
+    if (result.data) next(result.data);
   });
   return unsubscribe;
 }

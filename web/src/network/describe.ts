@@ -35,7 +35,7 @@ export function stateLine(host: Host): string {
 }
 
 /** "3 hosts · 1 down": the button's label. */
-export function summary(hosts: Host[]): string {
+export function summary(hosts: readonly Host[]): string {
   const count = (state: string) => hosts.filter((h) => h.status?.state === state).length;
   const parts = [`${hosts.length} ${hosts.length === 1 ? 'host' : 'hosts'}`];
   if (count('DOWN') > 0) parts.push(`${count('DOWN')} down`);

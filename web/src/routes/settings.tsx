@@ -1,22 +1,13 @@
 import { createRoute } from '@tanstack/react-router';
 import { useQuery } from 'urql';
 import { theme, type ThemeChoice } from '../lib/theme';
+import { KERNEL_INFO } from '../status/queries';
 import { rootRoute } from './root';
 
 export const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: Settings });
 
-const KERNEL = `{ kernel { version projectsRoot sessionCount startedAt host { name } } }`;
-
-interface KernelInfo {
-  version: string;
-  projectsRoot: string;
-  sessionCount: number;
-  startedAt: string;
-  host: { name: string };
-}
-
 function Settings() {
-  const [{ data, error }] = useQuery<{ kernel: KernelInfo }>({ query: KERNEL });
+  const [{ data, error }] = useQuery({ query: KERNEL_INFO });
   const choice = theme.use();
   const k = data?.kernel;
   return (

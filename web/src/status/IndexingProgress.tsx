@@ -1,15 +1,9 @@
 import { useEffect, useState } from 'react';
 import { query } from '../lib/gql';
+import type { ResultOf } from '../lib/graphql';
+import { INDEXING } from './queries';
 
-interface Indexing {
-  done: boolean;
-  filesDone: number;
-  filesTotal: number;
-  bytesDone: number;
-  bytesTotal: number;
-}
-
-const KERNEL = `{ kernel { indexing { done filesDone filesTotal bytesDone bytesTotal } } }`;
+type Indexing = ResultOf<typeof INDEXING>['kernel']['indexing'];
 
 // While the kernel reads its transcripts for the first time, how far it got (asked once a second
 // until done: indexing has no subscription of its own).
@@ -19,7 +13,7 @@ export function IndexingProgress() {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     const poll = () =>
-      query<{ kernel: { indexing: Indexing } }>(KERNEL)
+      query(INDEXING)
         .then(({ kernel }) => {
           if (stopped) return;
           setIndexing(kernel.indexing);

@@ -1,31 +1,17 @@
 import { connection } from '../lib/connection';
 import { query, subscribe } from '../lib/gql';
+import type { Enum, ResultOf } from '../lib/graphql';
 import { oncePerBurst } from '../lib/once-per-burst';
 import { createStore } from '../lib/store';
+import { SESSION_TAB_CHANGES, SESSION_TABS } from './queries';
 
 // Every top-level session, kept current: loaded in pages once, then patched by sessionsChanged.
 // One store for the tab strip, the timeline's lanes and the feed's tab labels.
 
-export type LiveKind = 'WORKING' | 'PERMISSION' | 'COMPACTING' | 'IDLE' | 'CLOSED' | 'UNKNOWN';
+export type LiveKind = Enum<'LiveStateKind'>;
 
-export interface SessionTab {
-  id: string;
-  name: string;
-  dir: string;
-  /** status is null for this machine; a DOWN host's sessions are what it said last (stale) */
-  host: { name: string; local: boolean; status: { state: 'UP' | 'CONNECTING' | 'DOWN'; since: string } | null };
-  updatedAt: string;
-  startedAt: string;
-  turnCount: number;
-  live: { state: LiveKind; since: string | null; detail: string | null };
-  /** a subagent's session: not a tab (sessionsChanged reports them too) */
-  parent: { id: string } | null;
-}
-
-const FIELDS = 'id name dir updatedAt startedAt turnCount host { name local status { state since } } live { state since detail } parent { id }';
-const PAGE = `query($after: String) { sessions(first: 500, after: $after) {
-  nodes { ${FIELDS} } pageInfo { hasNextPage endCursor } } }`;
-const CHANGES = `subscription { sessionsChanged { kind sessionId session { ${FIELDS} } } }`;
+/** One tab's fields (queries.ts): host status is null for this machine. */
+export type SessionTab = ResultOf<typeof SESSION_TABS>['sessions']['nodes'][number];
 
 interface Snapshot {
   loaded: boolean;
@@ -59,8 +45,7 @@ async function loadAll(): Promise<void> {
   const byId = new Map<string, SessionTab>();
   let after: string | null = null;
   for (;;) {
-    type Page = { sessions: { nodes: SessionTab[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
-    const data: Page = await query<Page>(PAGE, { after });
+    const data: ResultOf<typeof SESSION_TABS> = await query(SESSION_TABS, { after });
     for (const s of data.sessions.nodes) byId.set(s.id, s);
     if (!data.sessions.pageInfo.hasNextPage) break;
     after = data.sessions.pageInfo.endCursor;
@@ -74,9 +59,11 @@ function start(): void {
   if (started) return;
   started = true;
   // changes first, so nothing that happens while the pages load is missed
-  subscribe<{ sessionsChanged: { kind: string; sessionId: string; session: SessionTab | null } }>(CHANGES, {}, ({ sessionsChanged: c }) => {
+  subscribe(SESSION_TAB_CHANGES, {}, ({ sessionsChanged: c }) => {
     connection.fresh();
-    changes.set(c.sessionId, c.kind === 'REMOVED' || c.session?.parent ? null : c.session);
+    // the change's session is a SessionTab: a field missing from either document fails here
+    const session: SessionTab | null = c.session;
+    changes.set(c.sessionId, c.kind === 'REMOVED' || session?.parent ? null : session);
     publishChanges();
   });
   loadAll().catch((err: Error) => publish(store.get().byId, { loaded: true, error: err.message }));

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { query } from '../lib/gql';
+import type { ResultOf } from '../lib/graphql';
+import { TIMELINE } from './queries';
 import type { TimeWindow } from './time-window';
 
 // The lanes of a window, read from `timeline(from, to, lanes, sessions)`. Asked again, after a
@@ -14,40 +16,13 @@ const SETTLE_MS = 150;
  */
 const RUNNING_RECHECK_MS = 60_000;
 
-/** UNFINISHED: a turn that never ended and shows no sign of life; RUNNING only while it does */
-type BarStatus = 'RUNNING' | 'ENDED' | 'INTERRUPTED' | 'UNFINISHED';
-
-export interface Bar {
-  turnId: string;
-  turnIndex: number;
-  segmentIndex: number;
-  t: string;
-  end: string;
-  status: BarStatus;
-  triggerText: string | null;
-  inputText: string | null;
-}
-
-export interface Lane {
-  session: { id: string; name: string; host: { name: string } };
-  bars: Bar[];
-  idle: { t: string; end: string }[];
-  triggers: { turnId: string; t: string; text: string | null }[];
-  stripes: { kind: 'PERMISSION' | 'COMPACTING'; t: string; end: string | null }[];
-}
-
-const TIMELINE = `query($from: String!, $to: String!, $lanes: Int, $sessions: [ID!]) {
-  timeline(from: $from, to: $to, lanes: $lanes, sessions: $sessions) {
-    session { id name host { name } }
-    bars { turnId turnIndex segmentIndex t end status triggerText inputText }
-    idle { t end }
-    triggers { turnId t text }
-    stripes { kind t end }
-  } }`;
+/** A session's lane; a bar's status is UNFINISHED for a turn that never ended and shows no sign of life. */
+export type Lane = ResultOf<typeof TIMELINE>['timeline'][number];
+export type Bar = Lane['bars'][number];
 
 export interface TimelineData {
   /** null until the first answer */
-  lanes: Lane[] | null;
+  lanes: readonly Lane[] | null;
   error: string | null;
 }
 
@@ -72,7 +47,7 @@ export function useTimeline(window: TimeWindow | null, sessionIds: string[], ver
     let current = true;
     const timer = setTimeout(() => {
       const variables = { from: new Date(from).toISOString(), to: new Date(to).toISOString(), lanes: MAX_LANES, sessions: sessionIds.slice(0, MAX_LANES) };
-      query<{ timeline: Lane[] }>(TIMELINE, variables)
+      query(TIMELINE, variables)
         .then((result) => current && setData({ lanes: result.timeline, error: null }))
         .catch((err: Error) => current && setData((previous) => ({ ...previous, error: `The timeline could not be loaded: ${err.message}` })));
     }, SETTLE_MS);
