@@ -4,15 +4,7 @@
 
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import {
-  buildEpisodePool,
-  IdFamily,
-  SlotKind,
-  sessionFieldsJson,
-  type Episode,
-  type EpisodePool,
-  type LineTemplate,
-} from './corpus-templates';
+import { buildEpisodePool, IdFamily, SlotKind, sessionFieldsJson, type Episode, type EpisodePool, type LineTemplate } from './corpus-templates';
 import { sessionFile } from './layout';
 import { Rng, randomBase62, uuid } from './random';
 import { CLAUDE_CODE_VERSION } from './records';
@@ -31,9 +23,26 @@ export interface CorpusStats {
 }
 
 const PROJECTS = [
-  'ledger', 'harbour-api', 'harbour-web', 'tide-worker', 'infra', 'billing', 'search', 'mobile-app',
-  'design-system', 'auth-service', 'notifications', 'reports', 'data-pipeline', 'admin-console',
-  'payments', 'docs-site', 'cli', 'sdk-js', 'sdk-python', 'load-tests',
+  'ledger',
+  'harbour-api',
+  'harbour-web',
+  'tide-worker',
+  'infra',
+  'billing',
+  'search',
+  'mobile-app',
+  'design-system',
+  'auth-service',
+  'notifications',
+  'reports',
+  'data-pipeline',
+  'admin-console',
+  'payments',
+  'docs-site',
+  'cli',
+  'sdk-js',
+  'sdk-python',
+  'load-tests',
 ].map((name) => `/home/bench/src/${name}`);
 
 const BRANCHES = ['main', 'main', 'develop', 'feat/bulk-import', 'fix/flaky-retry', 'chore/upgrade-deps'];

@@ -68,11 +68,14 @@ export function startLiveAppends(tree: DemoTree, opts: { intervalMs?: number; se
 
   const schedule = (): void => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      inFlight = appendNext()
-        .catch(() => undefined)
-        .finally(schedule);
-    }, intervalMs * (0.5 + rng.next()));
+    timer = setTimeout(
+      () => {
+        inFlight = appendNext()
+          .catch(() => undefined)
+          .finally(schedule);
+      },
+      intervalMs * (0.5 + rng.next()),
+    );
     timer.unref();
   };
   schedule();

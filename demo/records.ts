@@ -75,13 +75,7 @@ export function userPrompt(ctx: SessionContext, link: Link, text: string): Trans
   };
 }
 
-export function assistantLine(
-  ctx: SessionContext,
-  link: Link,
-  api: ApiMessage,
-  block: AssistantBlock,
-  stopReason: StopReason,
-): TranscriptRecord {
+export function assistantLine(ctx: SessionContext, link: Link, api: ApiMessage, block: AssistantBlock, stopReason: StopReason): TranscriptRecord {
   const content = block.type === 'tool_use' ? { ...block, caller: { type: 'direct' } } : block;
   return {
     ...header(ctx, link.parentUuid),
@@ -118,9 +112,7 @@ export function toolResult(ctx: SessionContext, link: Link, outcome: ToolOutcome
     type: 'user',
     message: {
       role: 'user',
-      content: [
-        { tool_use_id: outcome.toolUseId, type: 'tool_result', content: outcome.content, is_error: outcome.isError },
-      ],
+      content: [{ tool_use_id: outcome.toolUseId, type: 'tool_result', content: outcome.content, is_error: outcome.isError }],
     },
     uuid: link.uuid,
     timestamp: link.timestamp,
@@ -141,12 +133,7 @@ export function turnDuration(ctx: SessionContext, link: Link, durationMs: number
   };
 }
 
-export function stopHookSummary(
-  ctx: SessionContext,
-  link: Link,
-  commands: readonly string[],
-  hookRunId: string,
-): TranscriptRecord {
+export function stopHookSummary(ctx: SessionContext, link: Link, commands: readonly string[], hookRunId: string): TranscriptRecord {
   return {
     ...header(ctx, link.parentUuid),
     type: 'system',
@@ -168,11 +155,7 @@ export function stopHookSummary(
  * Starts a new chain after compaction. The link's parentUuid (the leaf before compaction) is
  * written as logicalParentUuid and parentUuid is null, so readers can stitch the session together.
  */
-export function compactBoundary(
-  ctx: SessionContext,
-  link: Link,
-  compaction: { trigger: 'auto' | 'manual'; preTokens: number },
-): TranscriptRecord {
+export function compactBoundary(ctx: SessionContext, link: Link, compaction: { trigger: 'auto' | 'manual'; preTokens: number }): TranscriptRecord {
   const { parentUuid, ...base } = header(ctx, null);
   return {
     parentUuid,

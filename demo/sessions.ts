@@ -2,14 +2,7 @@
 // replies, and the optional subagent, compaction and unanswered question.
 
 import { Rng, agentId as newAgentId, toolUseId } from './random';
-import {
-  customTitle,
-  type ApiMessage,
-  type AssistantBlock,
-  type SessionContext,
-  type StopReason,
-  type TranscriptRecord,
-} from './records';
+import { customTitle, type ApiMessage, type AssistantBlock, type SessionContext, type StopReason, type TranscriptRecord } from './records';
 import { renderCall } from './tools';
 import { Transcript } from './transcript';
 import type { QuestionScript, Step, SubagentScript, TurnScript } from './story/types';
@@ -113,10 +106,7 @@ export function playReply(t: Transcript, reply: string, promptAt: string): void 
  * PreToolUse hooks right after each tool_use line. Returns the message and the line uuid of each
  * tool_use id.
  */
-function writeResponse(
-  t: Transcript,
-  blocks: readonly AssistantBlock[],
-): { api: ApiMessage; lineOf: Map<string, string> } {
+function writeResponse(t: Transcript, blocks: readonly AssistantBlock[]): { api: ApiMessage; lineOf: Map<string, string> } {
   const api = t.beginMessage(blocks);
   const lineOf = new Map<string, string>();
   const stopReason: StopReason = blocks.at(-1)?.type === 'tool_use' ? 'tool_use' : 'end_turn';
@@ -134,10 +124,7 @@ function delegate(t: Transcript, script: SubagentScript, thinking: string | unde
   const agentId = newAgentId(t.rng);
   const taskId = toolUseId(t.rng);
   const input = { description: script.description, prompt: script.prompt, subagent_type: 'Explore' };
-  const { api, lineOf } = writeResponse(t, [
-    ...(thinking ? [t.thinkingBlock(thinking)] : []),
-    { type: 'tool_use', id: taskId, name: 'Task', input },
-  ]);
+  const { api, lineOf } = writeResponse(t, [...(thinking ? [t.thinkingBlock(thinking)] : []), { type: 'tool_use', id: taskId, name: 'Task', input }]);
 
   const startedAt = t.clock;
   const sub = new Transcript({ ...t.ctx, agentId }, t.rng, SUBAGENT_MODEL, { startMs: startedAt, hooks: t.hooks });

@@ -42,8 +42,7 @@ const DEMO_HOOKS: HookSetup = {
 const BASE_CONTEXT_TOKENS = 18_000;
 const SIGNATURE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-const tokensIn = (value: unknown): number =>
-  Math.ceil((typeof value === 'string' ? value.length : JSON.stringify(value).length) / 4);
+const tokensIn = (value: unknown): number => Math.ceil((typeof value === 'string' ? value.length : JSON.stringify(value).length) / 4);
 
 export interface TranscriptStart {
   startMs: number;
@@ -117,7 +116,10 @@ export class Transcript {
   /** Starts an API response that will carry these blocks, with usage computed from the context so far. */
   beginMessage(blocks: readonly AssistantBlock[]): ApiMessage {
     const created = this.unsentTokens;
-    const output = Math.max(8, blocks.reduce((sum, block) => sum + tokensIn(block), 0));
+    const output = Math.max(
+      8,
+      blocks.reduce((sum, block) => sum + tokensIn(block), 0),
+    );
     const api: ApiMessage = {
       model: this.model,
       id: messageId(this.rng),
@@ -150,10 +152,7 @@ export class Transcript {
   }
 
   /** The Task tool's progress feed: one mirror of each subagent record, at that record's time. */
-  mirrorSubagent(
-    task: { toolUseId: string; messageId: string; agentId: string; prompt: string },
-    records: readonly TranscriptRecord[],
-  ): void {
+  mirrorSubagent(task: { toolUseId: string; messageId: string; agentId: string; prompt: string }, records: readonly TranscriptRecord[]): void {
     for (const record of records) {
       if (record.type !== 'user' && record.type !== 'assistant') continue;
       this.clock = Date.parse(record.timestamp!);

@@ -38,7 +38,16 @@ export class HostConnection {
   private settleFirst!: () => void;
 
   constructor(private readonly options: HostLinkOptions) {
-    this.status = { target: options.host.target, trust: options.host.trust, state: 'CONNECTING', reason: null, message: null, since: Date.now(), lastSeen: null, rttMs: null };
+    this.status = {
+      target: options.host.target,
+      trust: options.host.trust,
+      state: 'CONNECTING',
+      reason: null,
+      message: null,
+      since: Date.now(),
+      lastSeen: null,
+      rttMs: null,
+    };
     this.firstAttempt = new Promise((resolve) => (this.settleFirst = resolve));
     void this.run();
   }
@@ -129,7 +138,8 @@ export class HostConnection {
           .catch((err) => {
             // refusing the ping (a limit, say) is still an answer: the kernel is there
             if (err instanceof RemoteAnswerError) return seen();
-            if (++misses >= 2) end(new LinkFailure('KERNEL_NOT_RUNNING', `the kernel on ${this.options.host.name} stopped answering; start it there with "loom up"`));
+            if (++misses >= 2)
+              end(new LinkFailure('KERNEL_NOT_RUNNING', `the kernel on ${this.options.host.name} stopped answering; start it there with "loom up"`));
           });
       }, this.options.keepaliveMs);
       const lost = () => end(new LinkFailure('UNREACHABLE', `the SSH connection to ${this.options.host.name} was lost; reconnecting`));

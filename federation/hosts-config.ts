@@ -15,7 +15,10 @@ export const LinkedHost = z.object({
   /** the alias ids carry for this host (`gpu-box:…`) */
   name: z.string().regex(HOST_NAME, 'letters, digits, ".", "_" and "-", at most 63, starting with a letter or digit'),
   /** what `ssh` would be given: user@host:port or a ~/.ssh/config alias */
-  target: z.string().min(1).refine((t) => !t.startsWith('-'), 'a target does not start with "-" (ssh would read it as an option)'),
+  target: z
+    .string()
+    .min(1)
+    .refine((t) => !t.startsWith('-'), 'a target does not start with "-" (ssh would read it as an option)'),
   trust: z.enum(TRUST_TIERS).default('directed'),
   /** how to run loom on the remote (when it is not `loom` on the PATH of a non-interactive ssh) */
   command: z.string().refine(isRemoteCommand, COMMAND_RULE).default('loom'),

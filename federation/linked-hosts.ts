@@ -164,7 +164,10 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
   }
 
   private save(): void {
-    writeHostsConfig(this.options.stateDir, [...this.connections.values()].map((c) => c.host));
+    writeHostsConfig(
+      this.options.stateDir,
+      [...this.connections.values()].map((c) => c.host),
+    );
   }
 
   private changed(): void {

@@ -31,7 +31,9 @@ const IDLE_SOCKET_MS = 30_000;
 /** The remote sent an answer past MAX_ANSWER: it answered, too much, and the socket went with it. */
 export class AnswerTooLargeError extends Error {
   constructor() {
-    super(`sent an answer over ${MAX_ANSWER / 2 ** 20} MiB, more than the hub takes from a host, so the hub closed the connection: ask for less (a smaller "first" or "limit")`);
+    super(
+      `sent an answer over ${MAX_ANSWER / 2 ** 20} MiB, more than the hub takes from a host, so the hub closed the connection: ask for less (a smaller "first" or "limit")`,
+    );
   }
 }
 
@@ -163,7 +165,9 @@ export class RemoteClient {
     // the kernel would close the whole socket, streams and all, over one message too large
     const size = Buffer.byteLength(JSON.stringify({ query, variables, operationName }));
     if (size > MAX_MESSAGE - 1024) {
-      return Promise.reject(new RemoteAnswerError(`the operation is ${Math.ceil(size / 1024)} KiB; a host takes at most ${MAX_MESSAGE / 2 ** 20} MiB in one`, 'BAD_USER_INPUT'));
+      return Promise.reject(
+        new RemoteAnswerError(`the operation is ${Math.ceil(size / 1024)} KiB; a host takes at most ${MAX_MESSAGE / 2 ** 20} MiB in one`, 'BAD_USER_INPUT'),
+      );
     }
     return new Promise((resolve, reject) => {
       const settle = (outcome: () => void) => {

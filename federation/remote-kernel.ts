@@ -66,7 +66,10 @@ export async function reachKernel(ssh: Client, host: LinkedHost, options = { sta
   }
   const token = await exec(ssh, `cat -- ${shellQuote(`${status.stateDir}/token`)}`);
   if (token.code !== 0 || !token.stdout.trim()) {
-    throw new LinkFailure('KERNEL_NOT_RUNNING', `cannot read the kernel's token on ${host.name} (${status.stateDir}/token): ${token.stderr.trim() || `exit ${token.code}`}`);
+    throw new LinkFailure(
+      'KERNEL_NOT_RUNNING',
+      `cannot read the kernel's token on ${host.name} (${status.stateDir}/token): ${token.stderr.trim() || `exit ${token.code}`}`,
+    );
   }
   // Keep the commands above before the tunnel: OpenSSH's sshd turns Nagle off on its side of the
   // connection only once a command session has run; a tunnel on a connection that never ran one

@@ -28,7 +28,9 @@ export async function connectSsh(options: SshConnectOptions): Promise<Client> {
   const jump = await handshake(options, target.proxyJump, undefined);
   const sock = await new Promise<ClientChannel>((resolve, reject) =>
     jump.forwardOut('127.0.0.1', 0, target.hostName, target.port, (err, stream) =>
-      err ? reject(new LinkFailure('UNREACHABLE', `${target.proxyJump!.hostName} (ProxyJump) could not reach ${target.hostName}:${target.port}: ${err.message}`)) : resolve(stream),
+      err
+        ? reject(new LinkFailure('UNREACHABLE', `${target.proxyJump!.hostName} (ProxyJump) could not reach ${target.hostName}:${target.port}: ${err.message}`))
+        : resolve(stream),
     ),
   ).catch((err) => {
     jump.end();
@@ -56,7 +58,12 @@ function handshake(options: SshConnectOptions, target: SshTarget, sock: ClientCh
       if (keyFailure) return reject(keyFailure);
       if (err.level === 'client-authentication') {
         const tried = methods.map((m) => (m.type === 'agent' ? 'the SSH agent' : m.label)).join(', ') || 'no key (none found)';
-        return reject(new LinkFailure('AUTH_FAILED', `${target.user}@${target.hostName} refused every key Loom offered (${tried}); add your public key to ~/.ssh/authorized_keys there`));
+        return reject(
+          new LinkFailure(
+            'AUTH_FAILED',
+            `${target.user}@${target.hostName} refused every key Loom offered (${tried}); add your public key to ~/.ssh/authorized_keys there`,
+          ),
+        );
       }
       reject(new LinkFailure('UNREACHABLE', `cannot reach ${target.hostName}:${target.port}: ${err.message}`));
     });
@@ -127,6 +134,9 @@ function verifyHostKey(options: SshConnectOptions, target: SshTarget, key: Buffe
         `the host key of ${name} changed (now ${print}; ${verdict.file} line ${verdict.line} holds another). This may be an attack; if the change is expected, remove the old key with: ssh-keygen -R '${name}'`,
       );
     case 'revoked':
-      return new LinkFailure('HOST_KEY_REVOKED', `the host key of ${name} (${print}) is revoked in ${verdict.file} line ${verdict.line}; Loom will not connect`);
+      return new LinkFailure(
+        'HOST_KEY_REVOKED',
+        `the host key of ${name} (${print}) is revoked in ${verdict.file} line ${verdict.line}; Loom will not connect`,
+      );
   }
 }

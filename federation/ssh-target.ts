@@ -84,9 +84,7 @@ function parseConfig(text: string): SSHConfig {
 function settingsFor(config: SSHConfig, typed: TypedTarget): HostSettings {
   // `Match exec` would run shell commands from the config: never from a lookup.
   const computeOptions = { ignoreCase: true, matchExec: false };
-  return typed.user === null
-    ? config.compute({ Host: typed.host }, computeOptions)
-    : config.compute({ Host: typed.host, User: typed.user }, computeOptions);
+  return typed.user === null ? config.compute({ Host: typed.host }, computeOptions) : config.compute({ Host: typed.host, User: typed.user }, computeOptions);
 }
 
 function single(value: string | string[] | undefined): string | undefined {
@@ -108,10 +106,7 @@ function configuredPort(value: string | undefined, alias: string): number | null
   return port;
 }
 
-function identityFilesFor(
-  configured: string | string[] | undefined,
-  tokens: { home: string; localUser: string; hostName: string; user: string },
-): string[] {
+function identityFilesFor(configured: string | string[] | undefined, tokens: { home: string; localUser: string; hostName: string; user: string }): string[] {
   const files = configured === undefined ? [] : ([] as string[]).concat(configured);
   if (files.length === 0) return DEFAULT_IDENTITY_FILES.map((name) => join(tokens.home, '.ssh', name));
   return files.map((file) => absolutePath(expandTokens(expandTilde(file, tokens.home), tokens), tokens.home));

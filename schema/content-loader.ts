@@ -20,7 +20,11 @@ export function contentLoader(source: Source): DataLoader<AtomKey, ContentBlock[
         [...bySession.values()].map(async (indexes) => {
           const { host, key } = keys[indexes[0]];
           try {
-            const contents = await source.content(host, key, indexes.map((i) => keys[i].atom));
+            const contents = await source.content(
+              host,
+              key,
+              indexes.map((i) => keys[i].atom),
+            );
             indexes.forEach((i, j) => (out[i] = contents[j]));
           } catch (err) {
             for (const i of indexes) out[i] = err as Error;

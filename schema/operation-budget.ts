@@ -38,14 +38,20 @@ export class OperationBudget {
     // graphql-js cannot stop an execution: every resolver after this throws at once instead
     if (this.signal?.aborted) throw new GraphQLError('stopped: the connection that asked for it closed', { extensions: { code: 'UNAVAILABLE' } });
     if (this.values > this.limits.values) {
-      throw new GraphQLError(`the answer would hold more than ${this.limits.values.toLocaleString('en')} values: ask for less (a smaller "first" or "limit", fewer nested lists)`, {
-        extensions: { code: 'BAD_USER_INPUT' },
-      });
+      throw new GraphQLError(
+        `the answer would hold more than ${this.limits.values.toLocaleString('en')} values: ask for less (a smaller "first" or "limit", fewer nested lists)`,
+        {
+          extensions: { code: 'BAD_USER_INPUT' },
+        },
+      );
     }
     if (this.bytes > this.limits.bytes) {
-      throw new GraphQLError(`the answer would read more than ${Math.round(this.limits.bytes / 2 ** 20)} MiB of transcripts: ask for fewer atoms' content at once`, {
-        extensions: { code: 'BAD_USER_INPUT' },
-      });
+      throw new GraphQLError(
+        `the answer would read more than ${Math.round(this.limits.bytes / 2 ** 20)} MiB of transcripts: ask for fewer atoms' content at once`,
+        {
+          extensions: { code: 'BAD_USER_INPUT' },
+        },
+      );
     }
   }
 }

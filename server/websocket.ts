@@ -141,7 +141,9 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
   );
 
   const peers = new WeakMap<WebSocket, { name: string; socket: Socket }>();
-  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => peers.set(ws, { name: `${req.socket.remoteAddress}:${req.socket.remotePort}`, socket: req.socket }));
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) =>
+    peers.set(ws, { name: `${req.socket.remoteAddress}:${req.socket.remotePort}`, socket: req.socket }),
+  );
   /**
    * How far the OS has taken the client's bytes: it moves only as the client reads. Writes that
    * ended count in bytesWritten less writableLength; a write still under way (one frame can be

@@ -13,7 +13,14 @@ import { operationBoundsPlugin } from './security/operation-bounds';
 // graphql-yoga over the Loom schema: one instance serves HTTP and, through its envelop, the
 // graphql-ws WebSocket too, so both share context, limits and error masking.
 
-const NO_REMOTES: RemoteDirectory = { linked: () => false, mayLink: () => false, get: () => undefined, up: () => [], aliases: () => [], changes: () => new Pulse() };
+const NO_REMOTES: RemoteDirectory = {
+  linked: () => false,
+  mayLink: () => false,
+  get: () => undefined,
+  up: () => [],
+  aliases: () => [],
+  changes: () => new Pulse(),
+};
 
 /** A request a hub sends on behalf of its clients (see VIA_HUB_HEADER). */
 export function viaHub(init: { request?: Request; connectionParams?: Record<string, unknown> }): boolean {
@@ -65,7 +72,10 @@ export function createLoomYoga(source: Source, hosts: HostDirectory & RemoteDire
         const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
         const known = asClientError(original);
         // where it happened stays with it: `path` says which field of the answer is missing
-        if (known) return error instanceof GraphQLError ? new GraphQLError(known.message, { nodes: error.nodes, path: error.path, extensions: known.extensions }) : known;
+        if (known)
+          return error instanceof GraphQLError
+            ? new GraphQLError(known.message, { nodes: error.nodes, path: error.path, extensions: known.extensions })
+            : known;
         // A GraphQLError caused by nothing but GraphQL itself is about the request (a variable
         // of the wrong type, an unknown field): the caller can fix it, so it keeps its message.
         if (error instanceof GraphQLError && original instanceof GraphQLError) {
@@ -84,12 +94,18 @@ export type Enveloped = ReturnType<LoomYoga['getEnveloped']>;
  * A query text as yoga's envelop judges it, limits included (they refuse while parsing and
  * validating, by throwing or by returning errors): its document, or why it is refused.
  */
-export function checkedDocument(enveloped: Enveloped, query: string): { document: DocumentNode; errors: [] } | { document: null; errors: readonly GraphQLError[] } {
+export function checkedDocument(
+  enveloped: Enveloped,
+  query: string,
+): { document: DocumentNode; errors: [] } | { document: null; errors: readonly GraphQLError[] } {
   try {
     const document = enveloped.parse(query);
     const errors = enveloped.validate(enveloped.schema, document);
     return errors.length > 0 ? { document: null, errors } : { document, errors: [] };
   } catch (err) {
-    return { document: null, errors: [err instanceof GraphQLError ? err : new GraphQLError('The request could not be parsed.', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })] };
+    return {
+      document: null,
+      errors: [err instanceof GraphQLError ? err : new GraphQLError('The request could not be parsed.', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })],
+    };
   }
 }

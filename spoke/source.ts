@@ -1,5 +1,20 @@
 import { hostname } from 'node:os';
-import { NotFoundError, UnavailableError, type EventFilter, type Feed, type FeedChange, type TimelineLane, type TimelineQuery, type TranscriptPage, type SessionChange, type SessionFilter, type SessionPage, type Source, type StreamFrame, type StreamRequest } from './model/source';
+import {
+  NotFoundError,
+  UnavailableError,
+  type EventFilter,
+  type Feed,
+  type FeedChange,
+  type TimelineLane,
+  type TimelineQuery,
+  type TranscriptPage,
+  type SessionChange,
+  type SessionFilter,
+  type SessionPage,
+  type Source,
+  type StreamFrame,
+  type StreamRequest,
+} from './model/source';
 import { GoalClears } from './goals/clears';
 import { withLive } from './goals/judge';
 import { SilenceAlarms } from './goals/silence-alarms';
@@ -81,7 +96,12 @@ export class LocalSource implements Source {
       log: this.log,
     });
     this.live = options.liveDir
-      ? new LiveStates(options.liveDir, (id) => this.changed([this.catalog.keyOf(id)]), this.log, (id) => this.tracker.reidentify(id))
+      ? new LiveStates(
+          options.liveDir,
+          (id) => this.changed([this.catalog.keyOf(id)]),
+          this.log,
+          (id) => this.tracker.reidentify(id),
+        )
       : null;
   }
 
@@ -120,7 +140,8 @@ export class LocalSource implements Source {
   sessions(filter: SessionFilter, first: number, after: string | null): SessionPage {
     const listed: (Listed & { session: TranscriptSession })[] = [];
     for (const session of this.catalog.all()) {
-      if (this.isListed(session)) listed.push({ key: session.key, updatedAt: session.updatedAt, dir: session.cwd ?? '', name: () => this.catalog.nameOf(session), session });
+      if (this.isListed(session))
+        listed.push({ key: session.key, updatedAt: session.updatedAt, dir: session.cwd ?? '', name: () => this.catalog.nameOf(session), session });
     }
     const page = pageSessions(listed, filter, first, after);
     return { ...page, sessions: page.sessions.map((l) => this.summaryOf(l.session)) };
@@ -205,7 +226,10 @@ export class LocalSource implements Source {
   async clearGoals(goals: { host: string; key: string; anchor: string }[], idempotencyKey: string): Promise<{ batchId: string; cleared: number }> {
     const clears = this.requireClears();
     const mine = goals.filter((g) => g.host === this.host.name);
-    const batch = await clears.clear(mine.map((g) => `${g.key}/${g.anchor}`), idempotencyKey);
+    const batch = await clears.clear(
+      mine.map((g) => `${g.key}/${g.anchor}`),
+      idempotencyKey,
+    );
     this.changed([...new Set(mine.map((g) => g.key))]);
     return { batchId: batch.batchId, cleared: batch.goals.length };
   }

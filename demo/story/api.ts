@@ -88,10 +88,10 @@ const pagination: Topic = {
             tool: 'Grep',
             pattern: 'searchBerths|berths/search',
             matches: [
-              'src/routes/berths.ts:3:import { searchBerths } from \'../repositories/berthRepository\';',
-              'src/routes/berths.ts:13:  app.get(\'/berths/search\', async (request) => {',
+              "src/routes/berths.ts:3:import { searchBerths } from '../repositories/berthRepository';",
+              "src/routes/berths.ts:13:  app.get('/berths/search', async (request) => {",
               'src/repositories/berthRepository.ts:21:export async function searchBerths(db: Db, query: BerthQuery) {',
-              'test/contract/mobile.test.ts:48:    const res = await app.inject(\'/berths/search?marina=elwin&arrival=2025-06-01&departure=2025-06-04\');',
+              "test/contract/mobile.test.ts:48:    const res = await app.inject('/berths/search?marina=elwin&arrival=2025-06-01&departure=2025-06-04');",
             ],
           },
         ],
@@ -208,7 +208,7 @@ const pagination: Topic = {
         },
       ],
       reply:
-        'Nothing breaks. The cursor holds the last berth\'s `(length_m, id)` values rather than an offset, so if a berth is booked between page loads it just drops out of later pages: no berth is skipped and none appears twice. I added a test that books a berth between two pages to pin that down.',
+        "Nothing breaks. The cursor holds the last berth's `(length_m, id)` values rather than an offset, so if a berth is booked between page loads it just drops out of later pages: no berth is skipped and none appears twice. I added a test that books a berth between two pages to pin that down.",
     },
     {
       prompt: 'Ship it: add a changelog entry and commit.',
@@ -240,8 +240,7 @@ const pagination: Topic = {
               command:
                 'git add CHANGELOG.md src/routes/berths.ts src/repositories/berthRepository.ts test/routes/berths.test.ts && git commit -m "Paginate berth search with a keyset cursor"',
               description: 'Commit the pagination work',
-              output:
-                '[feat/berth-search-pagination 4e1c9a2] Paginate berth search with a keyset cursor\n 4 files changed, 61 insertions(+), 9 deletions(-)',
+              output: '[feat/berth-search-pagination 4e1c9a2] Paginate berth search with a keyset cursor\n 4 files changed, 61 insertions(+), 9 deletions(-)',
             },
           ],
         },
@@ -292,7 +291,7 @@ const daylightSaving: Topic = {
         },
       ],
       reply:
-        "Found it. `overlaps()` in `src/domain/booking.ts` compares local date-time strings. On 30 March in Lisbon the clocks jump from 01:00 to 02:00, so a departure written as `02:10` is really only 40 minutes after a `00:30` arrival, while the string comparison treats the two stays as touching end to end. The reproduction with the two C-14 bookings prints `false` when it should print `true`.\n\nThe fix is to compare instants (UTC) rather than local strings.",
+        'Found it. `overlaps()` in `src/domain/booking.ts` compares local date-time strings. On 30 March in Lisbon the clocks jump from 01:00 to 02:00, so a departure written as `02:10` is really only 40 minutes after a `00:30` arrival, while the string comparison treats the two stays as touching end to end. The reproduction with the two C-14 bookings prints `false` when it should print `true`.\n\nThe fix is to compare instants (UTC) rather than local strings.',
     },
     {
       prompt: 'Fix it properly: store instants in UTC and only convert for display.',
@@ -350,7 +349,7 @@ const daylightSaving: Topic = {
         },
       ],
       reply:
-        'Stays are now compared as UTC instants, and a new migration (`0017_bookings_timestamptz.sql`) converts the stored columns to `timestamptz`, using each marina\'s zone. One test fixture used 02:30 on 30 March, a local time that never existed; it now uses 03:30. All 50 tests pass.',
+        "Stays are now compared as UTC instants, and a new migration (`0017_bookings_timestamptz.sql`) converts the stored columns to `timestamptz`, using each marina's zone. One test fixture used 02:30 on 30 March, a local time that never existed; it now uses 03:30. All 50 tests pass.",
     },
     {
       prompt: 'Does the nightly availability report go through the new helper too?',
@@ -366,8 +365,7 @@ const daylightSaving: Topic = {
               tool: 'Edit',
               file: 'src/reports/availability.ts',
               oldString: 'export function freeBerthsPerNight(berths: string[], stays: Stay[], night: Stay) {',
-              newString:
-                'export function freeBerthsPerNight(berths: string[], stays: Stay[], night: Omit<Stay, \'zone\'>, zone: string) {',
+              newString: "export function freeBerthsPerNight(berths: string[], stays: Stay[], night: Omit<Stay, 'zone'>, zone: string) {",
             },
           ],
         },

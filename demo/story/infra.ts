@@ -113,7 +113,8 @@ const startupOrder: Topic = {
           ],
         },
       ],
-      reply: 'The API has a healthcheck on `/healthz` and the worker waits for it. A fresh `up --wait` brings the three services up in order: db, then api, then worker.',
+      reply:
+        'The API has a healthcheck on `/healthz` and the worker waits for it. A fresh `up --wait` brings the three services up in order: db, then api, then worker.',
     },
   ],
 };

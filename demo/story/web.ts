@@ -100,7 +100,7 @@ const weekView: Topic = {
         },
       ],
       reply:
-        'The calendar now has a Month / Week toggle in its header. `WeekView` shows seven columns with one row per pontoon, so a berth\'s stays read left to right, and a week that crosses a month boundary fetches both months. Typecheck and calendar tests pass.',
+        "The calendar now has a Month / Week toggle in its header. `WeekView` shows seven columns with one row per pontoon, so a berth's stays read left to right, and a week that crosses a month boundary fetches both months. Typecheck and calendar tests pass.",
     },
     {
       prompt: 'Tablets in landscape still open on the month view. Default to week on anything narrower than 1100px.',
@@ -112,7 +112,7 @@ const weekView: Topic = {
               tool: 'Grep',
               pattern: 'useMediaQuery',
               matches: [
-                "src/hooks/useMediaQuery.ts:3:export function useMediaQuery(query: string): boolean {",
+                'src/hooks/useMediaQuery.ts:3:export function useMediaQuery(query: string): boolean {',
                 "src/layout/Sidebar.tsx:9:  const compact = useMediaQuery('(max-width: 900px)');",
               ],
             },
@@ -143,8 +143,7 @@ const checkoutAccessibility: Topic = {
   gitBranch: 'fix/checkout-a11y',
   turns: [
     {
-      prompt:
-        "Do an accessibility pass over the checkout payment form. Screen reader users say the card fields aren't announced at all.",
+      prompt: "Do an accessibility pass over the checkout payment form. Screen reader users say the card fields aren't announced at all.",
       thinking:
         'The labels are plain spans, so nothing ties them to the inputs. The payment components probably forward an id; use real label elements with htmlFor, then run the a11y lint.',
       steps: [

@@ -82,7 +82,7 @@ const flakyRetry: Topic = {
         },
       ],
       reply:
-        'The flake is in the test\'s arithmetic, not the retry logic. `send_with_retry` waits `min(30, 2 ** attempt)` plus up to one second of random jitter on each of the four retries, so the total can reach 34 seconds. The test asserts `sum(delays) <= 31.0`, which only holds when the jitter happens to be small, roughly four runs in five.',
+        "The flake is in the test's arithmetic, not the retry logic. `send_with_retry` waits `min(30, 2 ** attempt)` plus up to one second of random jitter on each of the four retries, so the total can reach 34 seconds. The test asserts `sum(delays) <= 31.0`, which only holds when the jitter happens to be small, roughly four runs in five.",
     },
     {
       prompt: "Make it deterministic, and don't slow the suite down.",
@@ -171,8 +171,8 @@ const arrivalReminders: Topic = {
           calls: [
             {
               tool: 'Grep',
-              pattern: "status",
-              matches: ["worker/db.py:22:    # returns bookings in any status, callers filter"],
+              pattern: 'status',
+              matches: ['worker/db.py:22:    # returns bookings in any status, callers filter'],
             },
           ],
         },
@@ -188,10 +188,18 @@ const arrivalReminders: Topic = {
           ],
         },
         {
-          calls: [{ tool: 'Bash', command: 'python -m pytest tests/test_reminders.py -q', description: 'Run reminder tests', output: '..............\n14 passed in 0.31s' }],
+          calls: [
+            {
+              tool: 'Bash',
+              command: 'python -m pytest tests/test_reminders.py -q',
+              description: 'Run reminder tests',
+              output: '..............\n14 passed in 0.31s',
+            },
+          ],
         },
       ],
-      reply: 'Cancelled bookings are skipped now; the query returns every status, so the job filters them itself. I added a test with one cancelled and one confirmed arrival.',
+      reply:
+        'Cancelled bookings are skipped now; the query returns every status, so the job filters them itself. I added a test with one cancelled and one confirmed arrival.',
     },
   ],
 };

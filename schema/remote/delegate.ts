@@ -104,7 +104,12 @@ export function delegation(info: GraphQLResolveInfo, remote: RemoteExecutor, dro
   const operation: DocumentNode = {
     kind: Kind.DOCUMENT,
     definitions: [
-      { kind: Kind.OPERATION_DEFINITION, operation: info.operation.operation, variableDefinitions, selectionSet: { kind: Kind.SELECTION_SET, selections: [withTypenames(field)] } },
+      {
+        kind: Kind.OPERATION_DEFINITION,
+        operation: info.operation.operation,
+        variableDefinitions,
+        selectionSet: { kind: Kind.SELECTION_SET, selections: [withTypenames(field)] },
+      },
       ...fragments.map(withTypenames),
     ],
   };

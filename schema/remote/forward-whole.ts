@@ -104,7 +104,11 @@ export async function forwardWhole(plan: ForwardPlan, variables: Record<string, 
   let answer: RemoteResult;
   const asked = performance.now();
   try {
-    answer = await remote.execute(outgoing.query, rewriteVariableIds(variables, outgoing.idVariables, remote.toRemote, namesHost(remote.alias)), plan.operationName);
+    answer = await remote.execute(
+      outgoing.query,
+      rewriteVariableIds(variables, outgoing.idVariables, remote.toRemote, namesHost(remote.alias)),
+      plan.operationName,
+    );
   } catch (err) {
     // no answer (UNAVAILABLE): asking again on the ordinary path would only wait twice
     const known = asClientError(err);

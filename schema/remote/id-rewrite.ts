@@ -61,7 +61,12 @@ export const namesHost =
  * A list of IDs keeps only those `ours` accepts: the rest name other hosts' objects, which the
  * host asked has no business seeing (a timeline narrowed to sessions of several hosts).
  */
-export function rewriteDocumentIds(schema: GraphQLSchema, document: DocumentNode, map: IdMap, ours: (id: string) => boolean): { document: DocumentNode; idVariables: Set<string> } {
+export function rewriteDocumentIds(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  map: IdMap,
+  ours: (id: string) => boolean,
+): { document: DocumentNode; idVariables: Set<string> } {
   const typeInfo = new TypeInfo(schema);
   const idVariables = new Set<string>();
   const rewriteValue = (node: ValueNode): ValueNode => {
@@ -88,7 +93,11 @@ export function rewriteDocumentIds(schema: GraphQLSchema, document: DocumentNode
  * as its value, so the list can be cut to one host's ids like any literal list (a variable
  * cannot be). Done before the operation's variables are chosen: one put in is no longer sent.
  */
-export function inlineListedIdVariables<T extends FieldNode | FragmentDefinitionNode>(node: T, definitions: readonly VariableDefinitionNode[], values: Record<string, unknown>): T {
+export function inlineListedIdVariables<T extends FieldNode | FragmentDefinitionNode>(
+  node: T,
+  definitions: readonly VariableDefinitionNode[],
+  values: Record<string, unknown>,
+): T {
   const idVariables = new Set(definitions.filter((d) => namedTypeOf(d.type) === 'ID').map((d) => d.variable.name.value));
   if (idVariables.size === 0) return node;
   return visit(node, {
@@ -114,7 +123,12 @@ function namedTypeOf(type: TypeNode): string | null {
 }
 
 /** The variables with the IDs among them rewritten (a copy); lists keep only the IDs `ours` accepts. */
-export function rewriteVariableIds(variables: Record<string, unknown>, idVariables: Set<string>, map: IdMap, ours: (id: string) => boolean): Record<string, unknown> {
+export function rewriteVariableIds(
+  variables: Record<string, unknown>,
+  idVariables: Set<string>,
+  map: IdMap,
+  ours: (id: string) => boolean,
+): Record<string, unknown> {
   const out = { ...variables };
   for (const name of idVariables) {
     const value = out[name];
@@ -157,7 +171,12 @@ const fieldsMemo = new WeakMap<SelectionSetNode, Map<GraphQLObjectType, FieldNod
  * The fields a selection asks of an object of this type, through fragments and inline fragments.
  * A selection's fragments are its document's, so the answer is kept with the selection.
  */
-export function fieldsFor(schema: GraphQLSchema, selectionSet: SelectionSetNode, type: GraphQLObjectType, fragments: Record<string, FragmentDefinitionNode>): FieldNode[] {
+export function fieldsFor(
+  schema: GraphQLSchema,
+  selectionSet: SelectionSetNode,
+  type: GraphQLObjectType,
+  fragments: Record<string, FragmentDefinitionNode>,
+): FieldNode[] {
   let byType = fieldsMemo.get(selectionSet);
   if (!byType) fieldsMemo.set(selectionSet, (byType = new Map()));
   let fields = byType.get(type);
@@ -174,7 +193,12 @@ export const mayBeLeftOut = (field: FieldNode): boolean => conditional.has(field
 const hasCondition = (node: FieldNode | InlineFragmentNode | FragmentSpreadNode): boolean =>
   !!node.directives?.some((d) => d.name.value === 'skip' || d.name.value === 'include');
 
-function collectFields(schema: GraphQLSchema, selectionSet: SelectionSetNode, type: GraphQLObjectType, fragments: Record<string, FragmentDefinitionNode>): FieldNode[] {
+function collectFields(
+  schema: GraphQLSchema,
+  selectionSet: SelectionSetNode,
+  type: GraphQLObjectType,
+  fragments: Record<string, FragmentDefinitionNode>,
+): FieldNode[] {
   const applies = (condition: string | undefined) => {
     if (!condition || condition === type.name) return true;
     const conditionType = schema.getType(condition);

@@ -95,7 +95,9 @@ function edgeCursorsOf(taken: Item[], before: Cursors): string[] {
 
 /** The page query each host is asked: the client's node selection, with what the merge needs. */
 function pageDocument(nodeSelection: SelectionSetNode, info: GraphQLResolveInfo): string {
-  const fragments = usedFragments(nodeSelection, info.fragments).map((f) => print(withTypenames(f))).join('\n');
+  const fragments = usedFragments(nodeSelection, info.fragments)
+    .map((f) => print(withTypenames(f)))
+    .join('\n');
   return `query($filter: SessionFilter, $first: Int, $after: String) {
     sessions(filter: $filter, first: $first, after: $after) {
       totalCount pageInfo { hasNextPage } edges { cursor node ${print(nodeSelection)} } } }
@@ -111,7 +113,8 @@ async function remotePage(
 ): Promise<RemotePage> {
   const data = (await remote.queryLists(document, variables)) as { sessions?: WirePage } | null;
   const page = data?.sessions;
-  if (typeof page?.totalCount !== 'number' || typeof page.pageInfo?.hasNextPage !== 'boolean' || !Array.isArray(page.edges)) throw new MisshapenAnswerError(remote.alias);
+  if (typeof page?.totalCount !== 'number' || typeof page.pageInfo?.hasNextPage !== 'boolean' || !Array.isArray(page.edges))
+    throw new MisshapenAnswerError(remote.alias);
   const sessionType = info.schema.getType('Session') as GraphQLObjectType;
   let edges = fitting.get(page);
   if (!edges) {
@@ -146,7 +149,8 @@ function nodeSelectionOf(info: GraphQLResolveInfo): SelectionSetNode {
     for (const f of fieldsFor(info.schema, field.selectionSet, connection, info.fragments)) {
       if (f.name.value === 'nodes' && f.selectionSet) selections.push(...f.selectionSet.selections);
       if (f.name.value === 'edges' && f.selectionSet) {
-        for (const e of fieldsFor(info.schema, f.selectionSet, edge, info.fragments)) if (e.name.value === 'node' && e.selectionSet) selections.push(...e.selectionSet.selections);
+        for (const e of fieldsFor(info.schema, f.selectionSet, edge, info.fragments))
+          if (e.name.value === 'node' && e.selectionSet) selections.push(...e.selectionSet.selections);
       }
     }
   }

@@ -26,7 +26,9 @@ export async function clearAcrossHosts(goals: GoalKey[], idempotencyKey: string,
       const ids = mine.map((g) => remote.toRemote(`${g.host}:${g.key}/${g.anchor}`));
       const { clearGoals } = (await remote.query(CLEAR, { ids, key: idempotencyKey })) as { clearGoals: { batchId: string; cleared: number } };
       if (typeof clearGoals?.batchId !== 'string' || !OWN_BATCH_ID.test(clearGoals.batchId)) {
-        throw new UnavailableError(`${host} answered with a batch id that is not one (${JSON.stringify(clearGoals?.batchId)}); its goals may be cleared there, and only it can put them back`);
+        throw new UnavailableError(
+          `${host} answered with a batch id that is not one (${JSON.stringify(clearGoals?.batchId)}); its goals may be cleared there, and only it can put them back`,
+        );
       }
       return { host, ...clearGoals };
     }),

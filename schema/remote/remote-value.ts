@@ -55,7 +55,8 @@ export function serveRemoteValues(schema: GraphQLSchema, hostObject: HostObject)
     if (isObjectType(type)) {
       for (const field of Object.values(type.getFields())) {
         const local: GraphQLFieldResolver<unknown, unknown> = field.resolve ?? defaultFieldResolver;
-        field.resolve = (parent, args, context, info) => (parent instanceof RemoteValue ? remoteField(parent, context, info, hostObject) : local(parent, args, context, info));
+        field.resolve = (parent, args, context, info) =>
+          parent instanceof RemoteValue ? remoteField(parent, context, info, hostObject) : local(parent, args, context, info);
       }
     } else if (isAbstractType(type)) {
       const local = type.resolveType;

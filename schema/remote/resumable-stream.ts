@@ -18,7 +18,12 @@ interface Fence {
 }
 
 /** The stream as graphql-ws consumes it: returning it ends the remote subscription at once. */
-export function resumableStream(info: GraphQLResolveInfo, args: Record<string, unknown>, alias: string, remotes: RemoteDirectory): AsyncIterableIterator<RemoteValue> {
+export function resumableStream(
+  info: GraphQLResolveInfo,
+  args: Record<string, unknown>,
+  alias: string,
+  remotes: RemoteDirectory,
+): AsyncIterableIterator<RemoteValue> {
   const run: Run = { closed: false, current: null, changes: remotes.changes() };
   const frames = resume(info, args, alias, remotes, run);
   return {
@@ -43,7 +48,13 @@ interface Run {
   changes: AsyncIterableIterator<void>;
 }
 
-async function* resume(info: GraphQLResolveInfo, args: Record<string, unknown>, alias: string, remotes: RemoteDirectory, run: Run): AsyncGenerator<RemoteValue> {
+async function* resume(
+  info: GraphQLResolveInfo,
+  args: Record<string, unknown>,
+  alias: string,
+  remotes: RemoteDirectory,
+  run: Run,
+): AsyncGenerator<RemoteValue> {
   let fence: Fence = { cursor: (args.cursor as number) ?? null, epoch: (args.epoch as number) ?? null, generation: (args.generation as number) ?? null };
   const key = info.path.key as string;
   const selection = frameSelection(info);

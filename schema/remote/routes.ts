@@ -219,4 +219,3 @@ function routeStream(field: Field, arg: string): void {
     return resumableStream(info, args, alias, ctx.remotes);
   };
 }
-

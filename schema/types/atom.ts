@@ -13,7 +13,13 @@ export interface AtomNode {
 }
 
 export const AtomTypeEnum = builder.enumType('AtomType', {
-  values: { USER: { value: 'user' }, ASSISTANT: { value: 'assistant' }, SYSTEM: { value: 'system' }, RESULT: { value: 'result' }, IDLE: { value: 'idle' } } as const,
+  values: {
+    USER: { value: 'user' },
+    ASSISTANT: { value: 'assistant' },
+    SYSTEM: { value: 'system' },
+    RESULT: { value: 'result' },
+    IDLE: { value: 'idle' },
+  } as const,
 });
 
 const AuthorKindEnum = builder.enumType('AuthorKind', {
@@ -37,7 +43,10 @@ export const AtomRef = builder.objectRef<AtomNode>('Atom').implement({
     id: t.id({ resolve: (n) => childId(n.host, n.key, n.atom.uuid) }),
     uuid: t.string({ resolve: (n) => n.atom.uuid }),
     sequence: t.int({ description: 'position on the active path, 1…N; 0 for an atom of a rewound branch', resolve: (n) => n.atom.sequence }),
-    rewound: t.boolean({ description: 'true when read from a rewound branch (Turn.rewoundBranches): no longer on the active path', resolve: (n) => n.rewound === true }),
+    rewound: t.boolean({
+      description: 'true when read from a rewound branch (Turn.rewoundBranches): no longer on the active path',
+      resolve: (n) => n.rewound === true,
+    }),
     type: t.field({ type: AtomTypeEnum, resolve: (n) => n.atom.type }),
     subtype: t.string({ nullable: true, resolve: (n) => n.atom.subtype }),
     t: t.field({ type: 'DateTime', resolve: (n) => n.atom.t }),
@@ -58,4 +67,6 @@ export const AtomRef = builder.objectRef<AtomNode>('Atom').implement({
   }),
 });
 
-export const atomNode = (host: string, key: string) => (atom: AtomMeta | Atom): AtomNode => ({ host, key, atom });
+export const atomNode =
+  (host: string, key: string) =>
+  (atom: AtomMeta | Atom): AtomNode => ({ host, key, atom });

@@ -67,4 +67,3 @@ function resultText(content: unknown): string {
     .filter(Boolean)
     .join('\n');
 }
-

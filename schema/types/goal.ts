@@ -21,7 +21,7 @@ const OutcomeEnum = builder.enumType('GoalOutcome', {
     INTERRUPTED: { description: 'the user stopped the turn' },
     UNFINISHED: {
       description:
-        'left open with nobody at work on it: no sign of life (a live hook state, or a record within 10 minutes of the kernel\'s clock), or the session went on to a newer ask; updatedAt is its last activity',
+        "left open with nobody at work on it: no sign of life (a live hook state, or a record within 10 minutes of the kernel's clock), or the session went on to a newer ask; updatedAt is its last activity",
     },
   } as const,
 });
@@ -33,7 +33,9 @@ const ChildKindEnum = builder.enumType('ChildGoalKind', {
     TODO: { description: 'an item of the latest todo list (TodoWrite)' },
     TASK: { description: 'a task it created (TaskCreate)' },
     SUBAGENT: { description: 'a subagent it launched' },
-    ASK: { description: 'an older ask of the same session still open with a sign of life: a session works on one ask at a time, so it rolls up under the newest' },
+    ASK: {
+      description: 'an older ask of the same session still open with a sign of life: a session works on one ask at a time, so it rolls up under the newest',
+    },
   } as const,
 });
 
@@ -82,7 +84,11 @@ GoalRefType.implement({
     id: t.id({ resolve: goalId }),
     title: t.string({ resolve: (r) => r.goal.title }),
     status: t.field({ type: GoalStatusEnum, resolve: (r) => r.goal.status }),
-    rolledUpStatus: t.field({ type: GoalStatusEnum, description: 'BLOCKED if any part is; COMPLETED when it and every part are, or when it was left open (outcome UNFINISHED)', resolve: (r) => r.goal.rolledUpStatus }),
+    rolledUpStatus: t.field({
+      type: GoalStatusEnum,
+      description: 'BLOCKED if any part is; COMPLETED when it and every part are, or when it was left open (outcome UNFINISHED)',
+      resolve: (r) => r.goal.rolledUpStatus,
+    }),
     block: t.field({ type: BlockRef, nullable: true, resolve: (r) => r.goal.block }),
     outcome: t.field({ type: OutcomeEnum, nullable: true, description: 'how a COMPLETED goal ended; null while it is not', resolve: (r) => r.goal.outcome }),
     origin: t.field({ type: OriginEnum, resolve: (r) => r.goal.origin }),
@@ -151,7 +157,11 @@ const FeedChangeRef = builder.objectRef<FeedChange>('FeedChange').implement({
 });
 
 builder.objectField(SessionRef, 'goals', (t) =>
-  t.field({ type: [GoalRefType], description: "the session's asks, oldest first", resolve: (s, _, { source }) => source.goals(s.host, s.key).map((goal) => ({ host: s.host, key: s.key, goal })) }),
+  t.field({
+    type: [GoalRefType],
+    description: "the session's asks, oldest first",
+    resolve: (s, _, { source }) => source.goals(s.host, s.key).map((goal) => ({ host: s.host, key: s.key, goal })),
+  }),
 );
 
 builder.queryField('feed', (t) =>
@@ -228,7 +238,10 @@ builder.subscriptionField('feedChanged', (t) =>
     extensions: hubRoute({ kind: 'merged', rule: 'changes' }),
     type: FeedChangeRef,
     args: {
-      since: t.arg({ type: 'DateTime', description: 'first the goals of each session changed at or after this time (to catch up after a gap), then the changes as they come' }),
+      since: t.arg({
+        type: 'DateTime',
+        description: 'first the goals of each session changed at or after this time (to catch up after a gap), then the changes as they come',
+      }),
     },
     subscribe: (_, { since }, { source }) => source.feedChanged(since?.getTime() ?? null),
     resolve: (change) => change,

@@ -40,7 +40,9 @@ export const HostRef = builder.objectRef<HostInfo>('Host').implement({
 
 const allHosts = (source: { hosts(): HostInfo[] }, hosts: { list(): HostInfo[] }): HostInfo[] => [...source.hosts(), ...hosts.list()];
 
-builder.queryField('hosts', (t) => t.field({ type: [HostRef], extensions: hubRoute({ kind: 'local' }), resolve: (_, __, { source, hosts }) => allHosts(source, hosts) }));
+builder.queryField('hosts', (t) =>
+  t.field({ type: [HostRef], extensions: hubRoute({ kind: 'local' }), resolve: (_, __, { source, hosts }) => allHosts(source, hosts) }),
+);
 
 builder.subscriptionField('hostsChanged', (t) =>
   t.field({
@@ -105,7 +107,10 @@ export function assertWritable(hosts: HostDirectory, hostName: string, localName
   if (hostName === localName) return;
   const host = hosts.list().find((h) => h.name === hostName);
   if (!host) throw new NotFoundError(`no host "${hostName}": see the hosts query`);
-  if (host.link?.trust === 'isolated') throw new ForbiddenError(`${hostName} is isolated: this hub sends it nothing (reads only). Change that with: loom link ${host.link.target} --trust directed`);
+  if (host.link?.trust === 'isolated')
+    throw new ForbiddenError(
+      `${hostName} is isolated: this hub sends it nothing (reads only). Change that with: loom link ${host.link.target} --trust directed`,
+    );
 }
 
 /** The Host object for a host name, as the source describes it. */

@@ -30,7 +30,10 @@ builder.subscriptionField('sessionsChanged', (t) =>
     type: SessionChangeRef,
     description: 'A session appeared, changed (new atoms, a new name…) or went away.',
     args: {
-      since: t.arg({ type: 'DateTime', description: 'first an UPDATED for each session changed at or after this time (to catch up after a gap), then the changes as they come' }),
+      since: t.arg({
+        type: 'DateTime',
+        description: 'first an UPDATED for each session changed at or after this time (to catch up after a gap), then the changes as they come',
+      }),
     },
     subscribe: (_, { since }, { source }) => source.sessionsChanged(since?.getTime() ?? null),
     resolve: (change) => change,

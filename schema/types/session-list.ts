@@ -49,10 +49,6 @@ builder.queryField('sessions', (t) =>
       after: t.arg.string(),
     },
     resolve: (_, { filter, first, after }, { source }) =>
-      source.sessions(
-        { dir: filter?.dir, text: filter?.text, updatedSince: filter?.updatedSince?.getTime() ?? null },
-        first ?? 50,
-        after ?? null,
-      ),
+      source.sessions({ dir: filter?.dir, text: filter?.text, updatedSince: filter?.updatedSince?.getTime() ?? null }, first ?? 50, after ?? null),
   }),
 );

@@ -18,7 +18,7 @@ interface Part<T> {
 
 const BarStatusEnum = builder.enumType('TimelineBarStatus', {
   values: {
-    RUNNING: { value: 'running', description: "the newest turn of its session, not ended, with a sign of life" },
+    RUNNING: { value: 'running', description: 'the newest turn of its session, not ended, with a sign of life' },
     ENDED: { value: 'ended' },
     INTERRUPTED: { value: 'interrupted' },
     UNFINISHED: { value: 'unfinished', description: 'a turn that never ended and shows no sign of life: the bar ends at its last activity' },
@@ -54,13 +54,13 @@ const TriggerRef = builder.objectRef<Part<TimelineDot>>('TimelineTrigger').imple
   fields: (t) => ({
     turnId: t.id({ resolve: (d) => childId(d.host, d.key, d.part.turnId) }),
     t: t.field({ type: 'DateTime', resolve: (d) => d.part.t }),
-    text: t.string({ nullable: true, description: 'the prompt\'s first line', resolve: (d) => d.part.text }),
+    text: t.string({ nullable: true, description: "the prompt's first line", resolve: (d) => d.part.text }),
   }),
 });
 
 const StripeRef = builder.objectRef<LiveSpan>('TimelineStripe').implement({
   description:
-    "A span the hooks saw the session in PERMISSION or COMPACTING. It ends at the next state the hooks report, or at the first transcript line after it; end is null while it lasts.",
+    'A span the hooks saw the session in PERMISSION or COMPACTING. It ends at the next state the hooks report, or at the first transcript line after it; end is null while it lasts.',
   fields: (t) => ({
     kind: t.field({ type: StripeKindEnum, resolve: (s) => s.kind }),
     t: t.field({ type: 'DateTime', resolve: (s) => s.t }),

@@ -15,19 +15,22 @@ interface PageNode {
 }
 
 const TranscriptPageRef = builder.objectRef<PageNode>('TranscriptPage').implement({
-  description: 'One chronological page of a session\'s active path. Walk backwards with nextBeforeSequence.',
+  description: "One chronological page of a session's active path. Walk backwards with nextBeforeSequence.",
   fields: (t) => ({
     entries: t.field({ type: [AtomRef], resolve: (p) => p.page.entries.map(atomNode(p.host, p.key)) }),
     epoch: t.int({ resolve: (p) => p.page.epoch }),
     generation: t.int({ resolve: (p) => p.page.generation }),
     maxSequence: t.int({ description: 'sequence of the newest atom of the session', resolve: (p) => p.page.maxSequence }),
     hasOlder: t.boolean({ resolve: (p) => p.page.hasOlder }),
-    nextBeforeSequence: t.int({ nullable: true, description: 'pass as beforeSequence for the page before this one', resolve: (p) => p.page.nextBeforeSequence }),
+    nextBeforeSequence: t.int({
+      nullable: true,
+      description: 'pass as beforeSequence for the page before this one',
+      resolve: (p) => p.page.nextBeforeSequence,
+    }),
   }),
 });
 
 const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
-
 
 builder.queryField('transcript', (t) =>
   t.field({
@@ -64,7 +67,8 @@ builder.queryField('events', (t) =>
       let turnAnchor: string | null = null;
       if (args.turnId != null) {
         const parts = String(args.turnId).split(':');
-        if (parts.length !== 3 || parts[0] !== host || parts[1] !== key) throw badInput(`"turnId" must be a turn id of ${args.sessionId}, got "${args.turnId}"`);
+        if (parts.length !== 3 || parts[0] !== host || parts[1] !== key)
+          throw badInput(`"turnId" must be a turn id of ${args.sessionId}, got "${args.turnId}"`);
         turnAnchor = parts[2];
       }
       const rows = await source.events(host, key, {

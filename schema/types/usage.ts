@@ -45,7 +45,7 @@ builder.objectField(AtomRef, 'usage', (t) =>
   t.field({
     type: UsageRef,
     nullable: true,
-    description: "assistant atoms: the usage of the API message this line belongs to (lines of one message report the same message; sums count it once)",
+    description: 'assistant atoms: the usage of the API message this line belongs to (lines of one message report the same message; sums count it once)',
     resolve: (n) => (n.atom.usage ? totals([n.atom.usage]) : null),
   }),
 );

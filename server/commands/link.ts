@@ -45,7 +45,8 @@ export async function link(argv: string[]): Promise<void> {
   });
   const [target] = positionals;
   if (!target || positionals.length > 1) return fail(`usage: ${usageOf('link')}`);
-  if (target.startsWith('-')) return fail(`the target "${target}" is refused: it starts with "-", which ssh would read as an option; give user@host:port or a ~/.ssh/config alias`);
+  if (target.startsWith('-'))
+    return fail(`the target "${target}" is refused: it starts with "-", which ssh would read as an option; give user@host:port or a ~/.ssh/config alias`);
   const trust = values.trust?.toUpperCase();
   if (trust && !['TRUSTED', 'DIRECTED', 'ISOLATED'].includes(trust)) return fail(`--trust must be trusted, directed or isolated, not "${values.trust}"`);
   const { command, 'remote-state': remoteState } = values;
@@ -53,7 +54,8 @@ export async function link(argv: string[]): Promise<void> {
   if (remoteState !== undefined && !isRemoteStateDir(remoteState)) return fail(`--remote-state "${remoteState}" is refused: ${STATE_DIR_RULE}`);
   const stateDir = resolveStateDir(values.state);
   runningKernel(stateDir); // before anything is written: hosts.json changes only for a link the kernel then makes
-  if (command !== undefined || remoteState !== undefined) saveRemoteSettings(stateDir, target, { name: values.name, trust: values.trust?.toLowerCase(), command, stateDir: remoteState });
+  if (command !== undefined || remoteState !== undefined)
+    saveRemoteSettings(stateDir, target, { name: values.name, trust: values.trust?.toLowerCase(), command, stateDir: remoteState });
   const { data } = await askKernel<{ linkHost: HostRow }>(
     stateDir,
     `mutation($target: String!, $name: String, $trust: TrustTier, $accept: Boolean, $start: Boolean) {
@@ -113,5 +115,11 @@ export async function hosts(argv: string[]): Promise<void> {
   ]);
   const table = [['HOST', 'TARGET', 'TRUST', 'STATUS', 'RTT', ''], ...rows];
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
-  for (const row of table) process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()}\n`);
+  for (const row of table)
+    process.stdout.write(
+      `${row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
 }

@@ -28,4 +28,3 @@ export async function status(argv: string[]): Promise<void> {
       `  projects:  ${k.projectsRoot}\n  indexing:  ${indexing}\n  state dir: ${stateDir}\n`,
   );
 }
-

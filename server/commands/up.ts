@@ -104,4 +104,3 @@ function hasTranscripts(root: string): boolean {
     return false;
   }
 }
-

@@ -36,9 +36,7 @@ let graphiql: { html: string; csp: string } | null = null;
 export function graphiqlPage(): { html: string; csp: string } {
   if (graphiql) return graphiql;
   const html = renderGraphiQL({ title: 'Loom', endpoint: '/graphql', subscriptionsProtocol: 'WS' });
-  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
-    (m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`,
-  );
+  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
   const csp = `${BASE_CSP.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`)}; worker-src blob:`;
   graphiql = { html, csp };
   return graphiql;

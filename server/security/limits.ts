@@ -21,7 +21,11 @@ export const QueryLimits = z.object({
   /** values one answer may hold, counted as it is built: every field, every list item */
   values: z.number().int().positive().default(100_000),
   /** transcript bytes one answer may read (atoms' content) */
-  bytes: z.number().int().positive().default(64 * 2 ** 20),
+  bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(64 * 2 ** 20),
 });
 export type QueryLimits = z.infer<typeof QueryLimits>;
 

@@ -18,7 +18,10 @@ function strip(errors: readonly Error[] | undefined): void {
 export function noSuggestionsPlugin(): Plugin {
   const onResult = ({ result }: { result: ExecutionResult }) => strip(result.errors);
   return {
-    onValidate: () => ({ result }) => strip(result),
+    onValidate:
+      () =>
+      ({ result }) =>
+        strip(result),
     onExecute: () => ({ onExecuteDone: (payload) => handleStreamOrSingleExecutionResult(payload, onResult) }),
     onSubscribe: () => ({ onSubscribeResult: (payload) => handleStreamOrSingleExecutionResult(payload, onResult) }),
   };

@@ -36,7 +36,9 @@ function checkTokenFile(stateDir: string): void {
 export function readToken(stateDir: string): string {
   const token = readFileSync(tokenPath(stateDir), 'utf8').trim();
   if (!looksGenerated(token)) {
-    throw new InsecureStateError(`refusing to start: ${tokenPath(stateDir)} does not hold a token Loom made (43 random base64url characters); run \`loom token --rotate\` for a new one`);
+    throw new InsecureStateError(
+      `refusing to start: ${tokenPath(stateDir)} does not hold a token Loom made (43 random base64url characters); run \`loom token --rotate\` for a new one`,
+    );
   }
   return token;
 }

@@ -68,7 +68,12 @@ function judge(turn: Turn, tasks: Map<string, Task>): Goal {
   const children: ChildGoal[] = [
     ...todos.map((t, i) => ({ key: `todo-${i + 1}`, kind: 'TODO' as const, title: t.content, status: doneOr(t.status) })),
     ...created.map((t) => ({ key: `task-${t.number}`, kind: 'TASK' as const, title: t.title, status: doneOr(t.status) })),
-    ...[...subagents].map(([id, s]) => ({ key: `subagent-${id}`, kind: 'SUBAGENT' as const, title: s.title, status: (s.done ? 'COMPLETED' : 'WORKING') as GoalStatus })),
+    ...[...subagents].map(([id, s]) => ({
+      key: `subagent-${id}`,
+      kind: 'SUBAGENT' as const,
+      title: s.title,
+      status: (s.done ? 'COMPLETED' : 'WORKING') as GoalStatus,
+    })),
   ];
   return {
     anchor: trigger.uuid,

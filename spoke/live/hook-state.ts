@@ -15,14 +15,17 @@ const HookLineSchema = z.object({
    * Claude Code's hook input, minus the prompt: a JSON string (the hook never splices stdin into
    * its line), or, in lines older hooks wrote, the object itself
    */
-  input: z.preprocess((v) => (typeof v === 'string' ? jsonOrNull(v) : v), z.looseObject({
-    session_id: z.string(),
-    message: z.string().optional(),
-    notification_type: z.string().optional(),
-    trigger: z.string().optional(),
-    source: z.string().optional(),
-    reason: z.string().optional(),
-  })),
+  input: z.preprocess(
+    (v) => (typeof v === 'string' ? jsonOrNull(v) : v),
+    z.looseObject({
+      session_id: z.string(),
+      message: z.string().optional(),
+      notification_type: z.string().optional(),
+      trigger: z.string().optional(),
+      source: z.string().optional(),
+      reason: z.string().optional(),
+    }),
+  ),
 });
 export type HookLine = z.infer<typeof HookLineSchema>;
 

@@ -49,7 +49,10 @@ export class LiveStates {
       const path = join(this.dir, name);
       void this.read(path);
       clearTimeout(this.timers.get(path));
-      this.timers.set(path, setTimeout(() => void this.read(path), RECHECK_MS));
+      this.timers.set(
+        path,
+        setTimeout(() => void this.read(path), RECHECK_MS),
+      );
     });
     this.watcher.on('error', (err) => this.log(`watching ${this.dir}: ${err.message}`));
     for (const name of readdirSync(this.dir)) if (name.endsWith('.jsonl')) await this.read(join(this.dir, name));

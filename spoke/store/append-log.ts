@@ -47,7 +47,10 @@ export class AppendLog<T> {
 
   /** Replaces the file, atomically, with these records. */
   compact(records: T[]): void {
-    writeFileAtomic(this.path, records.map((r) => `${JSON.stringify(r)}\n`));
+    writeFileAtomic(
+      this.path,
+      records.map((r) => `${JSON.stringify(r)}\n`),
+    );
   }
 }
 

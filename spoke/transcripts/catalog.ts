@@ -288,7 +288,13 @@ export class SessionCatalog {
 
   private awakeFacts(session: TranscriptSession) {
     const path = session.activePath();
-    return { name: this.nameOf(session), startedAt: path[0]?.t ?? 0, turnCount: session.turns().length, atomCount: path.length, goals: StoredGoals.of(session.goals()) };
+    return {
+      name: this.nameOf(session),
+      startedAt: path[0]?.t ?? 0,
+      turnCount: session.turns().length,
+      atomCount: path.length,
+      goals: StoredGoals.of(session.goals()),
+    };
   }
 
   /**

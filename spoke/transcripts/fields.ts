@@ -4,8 +4,7 @@
 
 export type Json = Record<string, unknown>;
 
-export const obj = (v: unknown): Json | null =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
+export const obj = (v: unknown): Json | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null);
 
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 

@@ -87,7 +87,10 @@ export class RecordGraph {
     let ordered = this.nodes;
     if (this.files.size > 1) {
       const rank = new Map([...this.files].sort((a, b) => a[1].start - b[1].start).map(([file], i) => [file, i]));
-      ordered = this.nodes.map((n, i) => ({ n, i })).sort((a, b) => rank.get(a.n.file)! - rank.get(b.n.file)! || a.i - b.i).map((x) => x.n);
+      ordered = this.nodes
+        .map((n, i) => ({ n, i }))
+        .sort((a, b) => rank.get(a.n.file)! - rank.get(b.n.file)! || a.i - b.i)
+        .map((x) => x.n);
     }
     ordered.forEach((n, i) => (n.order = i));
     this.nextOrder = ordered.length;

@@ -62,10 +62,24 @@ export interface GraphRecord {
   subagentUsage: MessageUsage | null;
 }
 
-export interface SummaryRecord { kind: 'summary'; leafUuid: string; text: string }
-export interface TitleRecord { kind: 'title'; title: string; custom: boolean }
+export interface SummaryRecord {
+  kind: 'summary';
+  leafUuid: string;
+  text: string;
+}
+export interface TitleRecord {
+  kind: 'title';
+  title: string;
+  custom: boolean;
+}
 /** Anything else (file-history-snapshot, queue-operation, unknown types): counted, not lost. */
-export interface OtherRecord { kind: 'other'; recordType: string; sidechain: boolean; uuid: null; parent: null }
+export interface OtherRecord {
+  kind: 'other';
+  recordType: string;
+  sidechain: boolean;
+  uuid: null;
+  parent: null;
+}
 
 export type TranscriptRecord = GraphRecord | SummaryRecord | TitleRecord | OtherRecord;
 
@@ -213,7 +227,12 @@ function taskNumber(content: unknown): string | null {
   return /^Task #(\d+) created/.exec(text)?.[1] ?? null;
 }
 
-const firstLine = (text: string): string => text.split('\n').find((l) => l.trim() !== '')?.replace(/^#+\s*/, '').trim() ?? '';
+const firstLine = (text: string): string =>
+  text
+    .split('\n')
+    .find((l) => l.trim() !== '')
+    ?.replace(/^#+\s*/, '')
+    .trim() ?? '';
 const clipText = (text: string): string => (text.length > 300 ? `${text.slice(0, 299)}…` : text);
 
 function readUserLine(atom: AtomMeta, r: Json, content: unknown): void {
@@ -262,10 +281,11 @@ function queuedPrompt(r: Json): string | null {
   if (attachment?.type !== 'queued_command') return null;
   const prompt = attachment.prompt;
   if (typeof prompt === 'string') return prompt;
-  const first = arr(prompt)?.map(obj).find((b) => b?.type === 'text');
+  const first = arr(prompt)
+    ?.map(obj)
+    .find((b) => b?.type === 'text');
   return str(first?.text) ?? '';
 }
 
 /** Human, sdk and peer prompts open turns; system injections never do. */
-export const isOpenerAuthor = (author: Author | null): boolean =>
-  author !== null && author.kind !== 'system';
+export const isOpenerAuthor = (author: Author | null): boolean => author !== null && author.kind !== 'system';

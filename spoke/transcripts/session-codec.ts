@@ -44,7 +44,19 @@ export type CachedSession = z.infer<typeof CachedSession>;
 /** The session's own fields a restart brings back (its key, project, files and parent are placed by the catalog). */
 type Restored = Pick<
   TranscriptSession,
-  'cwd' | 'gitBranch' | 'customTitle' | 'aiTitle' | 'generation' | 'epoch' | 'updatedAt' | 'models' | 'recordTypes' | 'parseErrors' | 'sleeping' | 'usage' | 'subagentUsage'
+  | 'cwd'
+  | 'gitBranch'
+  | 'customTitle'
+  | 'aiTitle'
+  | 'generation'
+  | 'epoch'
+  | 'updatedAt'
+  | 'models'
+  | 'recordTypes'
+  | 'parseErrors'
+  | 'sleeping'
+  | 'usage'
+  | 'subagentUsage'
 >;
 
 /** A session as the cache keeps it, with the facts it has asleep (or would have). */

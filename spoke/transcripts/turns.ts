@@ -42,7 +42,12 @@ export function buildTurns(path: AtomMeta[], rewound: RewoundBranch[] = []): Tur
   }
   const branchesOf = new Map<string, RewoundBranch[]>();
   for (const branch of rewound) branchesOf.set(branch.replacedBy, [...(branchesOf.get(branch.replacedBy) ?? []), branch]);
-  return turns.map((turn) => finish(turn, turn.atoms.flatMap((a) => branchesOf.get(a.uuid) ?? [])));
+  return turns.map((turn) =>
+    finish(
+      turn,
+      turn.atoms.flatMap((a) => branchesOf.get(a.uuid) ?? []),
+    ),
+  );
 }
 
 function openTurn(index: number, trigger: AtomMeta | null, t: number): OpenTurn {
@@ -92,12 +97,10 @@ function addAtom(turn: OpenTurn, atom: AtomMeta): void {
 const closed = (turn: OpenTurn): boolean => turn.ended || turn.settled || (!turn.hasAssistant && !turn.trigger);
 
 /** A system-authored user line (a `<task-notification>`, say) the model answers revives its turn. */
-const revivedBy = (last: AtomMeta | undefined): boolean =>
-  !!last && last.type === 'user' && last.author?.kind === 'system' && !last.interrupt;
+const revivedBy = (last: AtomMeta | undefined): boolean => !!last && last.type === 'user' && last.author?.kind === 'system' && !last.interrupt;
 
 /** After a turn ended, harness lines (hook summaries, tool output, notices) still belong to it. */
-const foldsIntoEndedTurn = (atom: AtomMeta): boolean =>
-  atom.type === 'system' || (atom.type === 'user' && !isOpenerAuthor(atom.author));
+const foldsIntoEndedTurn = (atom: AtomMeta): boolean => atom.type === 'system' || (atom.type === 'user' && !isOpenerAuthor(atom.author));
 
 function finish(turn: OpenTurn, rewoundBranches: RewoundBranch[]): Turn {
   const anchor = turn.trigger ?? turn.atoms[0];

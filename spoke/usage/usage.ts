@@ -48,7 +48,17 @@ export const hasPrice = (model: string): boolean => model in RATES;
 
 /** Sums messages (already counted once each). The cost survives only if every part has one. */
 export function totals(messages: Iterable<Priced>): UsageTotals {
-  const sum: UsageTotals = { input: 0, output: 0, cacheWrite: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0, cost: 0, costStatus: 'ESTIMATED', costSource: 'CATALOG' };
+  const sum: UsageTotals = {
+    input: 0,
+    output: 0,
+    cacheWrite: 0,
+    cacheWrite5m: 0,
+    cacheWrite1h: 0,
+    cacheRead: 0,
+    cost: 0,
+    costStatus: 'ESTIMATED',
+    costSource: 'CATALOG',
+  };
   for (const m of messages) {
     sum.input += m.input;
     sum.output += m.output;

@@ -10,4 +10,13 @@ await source.start();
 const ms = performance.now() - started;
 const { indexing, sessionCount } = source.kernel();
 await source.stop();
-console.log(JSON.stringify({ ms, bytes: indexing.bytesDone, files: indexing.filesDone, fromCache: indexing.filesFromCache, sessionCount, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+console.log(
+  JSON.stringify({
+    ms,
+    bytes: indexing.bytesDone,
+    files: indexing.filesDone,
+    fromCache: indexing.filesFromCache,
+    sessionCount,
+    maxRssMB: process.resourceUsage().maxRSS / 1024,
+  }),
+);

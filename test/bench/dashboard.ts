@@ -66,4 +66,6 @@ try {
   rmSync(stateDir, { recursive: true, force: true });
 }
 const sorted = [...times].sort((a, b) => a - b);
-console.log(`first render with ${total} sessions: median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms, min ${sorted[0].toFixed(0)}, max ${sorted[sorted.length - 1].toFixed(0)}`);
+console.log(
+  `first render with ${total} sessions: median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms, min ${sorted[0].toFixed(0)}, max ${sorted[sorted.length - 1].toFixed(0)}`,
+);

@@ -236,7 +236,10 @@ function openByteRelay(remote: KernelProcess): Promise<OwnPath> {
 
 /** The least hub there could be over the hub's own SSH code (test/bench/minimal-proxy.ts). */
 function openMinimalProxy(sshd: TestSshd, alias: string, remote: KernelProcess): Promise<OwnPath> {
-  return openInBetween(['--import', 'tsx', join(REPO, 'test', 'bench', 'minimal-proxy.ts'), sshd.home, sshd.user, alias, remote.stateDir, LOOM_COMMAND], remote);
+  return openInBetween(
+    ['--import', 'tsx', join(REPO, 'test', 'bench', 'minimal-proxy.ts'), sshd.home, sshd.user, alias, remote.stateDir, LOOM_COMMAND],
+    remote,
+  );
 }
 
 // 1. One query hop: the paths interleaved, request by request, so all see the same machine.
@@ -453,7 +456,8 @@ async function run(sshd: TestSshd, corpus: string): Promise<RunResult> {
 
 const corpus = await ensureCorpus(SESSIONS * 50 * 1024, SESSIONS);
 const sshd = await startSshd({
-  sshConfig: ({ port, user, userKey }) => `Host ${[...ALIASES, 'live'].join(' ')}\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ${userKey}\n`,
+  sshConfig: ({ port, user, userKey }) =>
+    `Host ${[...ALIASES, 'live'].join(' ')}\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ${userKey}\n`,
 });
 const results: RunResult[] = [];
 try {
@@ -471,10 +475,24 @@ const load = (r: RunResult) => `${r.load[0].toFixed(1)} → ${r.load[1].toFixed(
 console.log(
   table(
     `1. One query hop, ${REQUESTS} sequential requests each over keep-alive HTTP (ms)`,
-    ['run', 'query', 'direct p50', 'p99', 'byte relay p50', 'tunnel only p50', 'minimal proxy over SSH p50', 'hub p50', 'p99', 'hub − direct at p50', 'hub − minimal proxy'],
+    [
+      'run',
+      'query',
+      'direct p50',
+      'p99',
+      'byte relay p50',
+      'tunnel only p50',
+      'minimal proxy over SSH p50',
+      'hub p50',
+      'p99',
+      'hub − direct at p50',
+      'hub − minimal proxy',
+    ],
     each((r, run) =>
       r.hops.map((h) => {
-        const [direct, relay, tunnel, proxy, hub] = ['direct', 'byte relay', 'tunnel only', 'minimal proxy over SSH', 'hub'].map((name) => h.latencies.get(name)!);
+        const [direct, relay, tunnel, proxy, hub] = ['direct', 'byte relay', 'tunnel only', 'minimal proxy over SSH', 'hub'].map(
+          (name) => h.latencies.get(name)!,
+        );
         return [
           run,
           `\`${h.query}\``,
@@ -501,7 +519,16 @@ console.log(
       r.hops.map((h) => {
         const own = h.hubTimings.map((t) => t.hub);
         const waited = h.hubTimings.map((t) => t.remote);
-        return [run, `\`${h.query}\``, h.hubTimings.length, ms(p50(own)), ms(p99(own)), ms(p50(waited)), ms(p99(waited)), ms(p50(h.latencies.get('tunnel only')!))];
+        return [
+          run,
+          `\`${h.query}\``,
+          h.hubTimings.length,
+          ms(p50(own)),
+          ms(p99(own)),
+          ms(p50(waited)),
+          ms(p99(waited)),
+          ms(p50(h.latencies.get('tunnel only')!)),
+        ];
       }),
     ),
   ),
@@ -511,7 +538,9 @@ console.log(
   table(
     `2. ${CONCURRENCY} concurrent queries (session and transcript alternately), ${ROUNDS} rounds (ms)`,
     ['run', 'path', 'p50', 'p99', 'max', '≥ 40 ms'],
-    each((r, run) => [...r.bursts].map(([path, xs]) => [run, path, ms(p50(xs)), ms(p99(xs)), ms(max(xs)), `${xs.filter((x) => x >= 40).length} of ${xs.length}`])),
+    each((r, run) =>
+      [...r.bursts].map(([path, xs]) => [run, path, ms(p50(xs)), ms(p99(xs)), ms(max(xs)), `${xs.filter((x) => x >= 40).length} of ${xs.length}`]),
+    ),
   ),
 );
 console.log();
@@ -564,7 +593,9 @@ console.log(
   table(
     `4. Append on a remote → sessionStream subscriber, ${APPENDS} appends ${APPEND_GAP_MS} ms apart (ms)`,
     ['run', 'direct p50', 'p99', 'max', 'hub p50', 'p99', 'max'],
-    each((r, run) => [[run, ms(p50(r.appendDirect)), ms(p99(r.appendDirect)), ms(max(r.appendDirect)), ms(p50(r.appendHub)), ms(p99(r.appendHub)), ms(max(r.appendHub))]]),
+    each((r, run) => [
+      [run, ms(p50(r.appendDirect)), ms(p99(r.appendDirect)), ms(max(r.appendDirect)), ms(p50(r.appendHub)), ms(p99(r.appendHub)), ms(max(r.appendHub))],
+    ]),
   ),
 );
 console.log();

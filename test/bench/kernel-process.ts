@@ -91,7 +91,13 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** POSTs one operation to the kernel at `url` (its Host), over whatever connections `agent` makes. */
-export function postGql<T>(url: string, token: string, agent: Agent, query: string, variables: Record<string, unknown> = {}): Promise<{ data: T; serverTiming: string | null }> {
+export function postGql<T>(
+  url: string,
+  token: string,
+  agent: Agent,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<{ data: T; serverTiming: string | null }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(

@@ -26,7 +26,10 @@ export async function measureLatency(appends: number, gapMs: number): Promise<nu
         notify();
       }
     })();
-    await waitFor(() => arrived.has('r0'), (f) => (notify = f));
+    await waitFor(
+      () => arrived.has('r0'),
+      (f) => (notify = f),
+    );
     const latencies: number[] = [];
     let parent = 'r0';
     for (let i = 1; i <= appends; i++) {
@@ -34,7 +37,10 @@ export async function measureLatency(appends: number, gapMs: number): Promise<nu
       const line = record(uuid, parent, i % 2 ? 'assistant' : 'user');
       const sent = performance.now();
       appendFileSync(file, line);
-      await waitFor(() => arrived.has(uuid), (f) => (notify = f));
+      await waitFor(
+        () => arrived.has(uuid),
+        (f) => (notify = f),
+      );
       latencies.push(arrived.get(uuid)! - sent);
       parent = uuid;
       await new Promise((r) => setTimeout(r, gapMs));

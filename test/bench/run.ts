@@ -55,4 +55,6 @@ const latencies = await measureLatency(Number(values.appends), 20);
 console.log('\n| run | JSON.parse alone MB/s | read + split + JSON.parse MB/s | cold index MB/s | index ÷ read+parse | cold peak RSS MB | warm restart |');
 console.log('|---|---:|---:|---:|---:|---:|---|');
 for (const row of rows) console.log(row);
-console.log(`\nappend → subscriber over ${latencies.length} appends: p50 ${f(median(latencies), 1)} ms, p99 ${f(pct(latencies, 99), 1)} ms, max ${f(Math.max(...latencies), 1)} ms`);
+console.log(
+  `\nappend → subscriber over ${latencies.length} appends: p50 ${f(median(latencies), 1)} ms, p99 ${f(pct(latencies, 99), 1)} ms, max ${f(Math.max(...latencies), 1)} ms`,
+);

@@ -21,8 +21,7 @@ afterAll(async () => {
 });
 
 /** sequences of the rows in the DOM (the virtualizer renders those near the view) */
-const rowSequences = (page: Page) =>
-  page.$$eval('.chat-row[data-sequence]', (rows) => rows.map((r) => Number(r.getAttribute('data-sequence'))));
+const rowSequences = (page: Page) => page.$$eval('.chat-row[data-sequence]', (rows) => rows.map((r) => Number(r.getAttribute('data-sequence'))));
 
 describe('the chat pane on the fixtures', () => {
   // spotter 4d5611e5: 414 atoms on the path (3 parallel results among them), the compact boundary at sequence 194
@@ -136,7 +135,8 @@ describe('the chat pane on a transcript being written', () => {
         .join(''),
     );
     const long = [prompt('q0', null, 'question 0'), assistant('r0', 'q0', [say('answer 0')], 'end_turn')];
-    for (let i = 1; i < 120; i++) long.push(prompt(`q${i}`, `r${i - 1}`, `question ${i}`), assistant(`r${i}`, `q${i}`, [say(`answer ${i}\n\nwith a second paragraph`)], 'end_turn'));
+    for (let i = 1; i < 120; i++)
+      long.push(prompt(`q${i}`, `r${i - 1}`, `question ${i}`), assistant(`r${i}`, `q${i}`, [say(`answer ${i}\n\nwith a second paragraph`)], 'end_turn'));
     writeFileSync(file('long'), long.map(line).join(''));
     kernel = await startTestKernel(root);
   });

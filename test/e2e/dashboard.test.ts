@@ -89,7 +89,11 @@ describe('the dashboard live', () => {
 
   it('turns a session tab to needs-you when Claude Code asks for a permission', async () => {
     const now = <T extends object>(record: T): T => ({ ...record, timestamp: new Date().toISOString() });
-    writeFileSync(join(root, '-home-dev-demo', 'w1.jsonl'), line(now(prompt('p1', null, 'clean the build'))) + line(now(assistant('a1', 'p1', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'rm -rf build' } }], 'tool_use'))));
+    writeFileSync(
+      join(root, '-home-dev-demo', 'w1.jsonl'),
+      line(now(prompt('p1', null, 'clean the build'))) +
+        line(now(assistant('a1', 'p1', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'rm -rf build' } }], 'tool_use'))),
+    );
     kernel = await startTestKernel(root, { stateDir });
     const { page, errors } = await browser.open(kernel, '/');
     const chip = page.locator('.tab[data-session="test:w1"] .chip');
@@ -115,10 +119,16 @@ describe('the dashboard live', () => {
     await sleep(500); // its subscriptions set up: what follows arrives live
     mkdirSync(join(root, '-home-dev-demo', 'w3', 'subagents'), { recursive: true });
     writeFileSync(join(root, '-home-dev-demo', 'w3.jsonl'), line(prompt('m1', null, 'a session that starts a subagent')));
-    writeFileSync(join(root, '-home-dev-demo', 'w3', 'subagents', 'agent-s1.jsonl'), line(prompt('s1', null, 'the subagent task', { isSidechain: true, sessionId: 'w3', agentId: 's1' })));
+    writeFileSync(
+      join(root, '-home-dev-demo', 'w3', 'subagents', 'agent-s1.jsonl'),
+      line(prompt('s1', null, 'the subagent task', { isSidechain: true, sessionId: 'w3', agentId: 's1' })),
+    );
     await page.waitForSelector('.tab[data-session="test:w3"]');
     // sessionsChanged announced the subagent's session too, after its parent
-    const subagent = await until(async () => (await kernel!.gql(graphql(`query Subagent { session(id: "test:agent-s1") { parent { id } } }`))).data.session, 'the subagent indexed');
+    const subagent = await until(
+      async () => (await kernel!.gql(graphql(`query Subagent { session(id: "test:agent-s1") { parent { id } } }`))).data.session,
+      'the subagent indexed',
+    );
     expect(subagent.parent!.id).toBe('test:w3');
     await sleep(500);
     const ids = await page.$$eval('.tab', (tabs) => tabs.map((t) => t.getAttribute('data-session')));

@@ -154,11 +154,14 @@ describe('the sessions of a host that goes down', () => {
     for (const root of roots) rmSync(root, { recursive: true, force: true });
   });
 
-  it('opens a remote session\'s chat through the hub, and shows a line appended on the remote live', async () => {
+  it("opens a remote session's chat through the hub, and shows a line appended on the remote live", async () => {
     const { page, errors } = await browser.open(hub, `/s/${encodeURIComponent('gpu:gpu1')}`);
     await page.locator('[data-sequence="1"]').waitFor();
     expect(await page.locator('.pane').textContent()).toContain('a session on gpu');
-    appendFileSync(join(remoteRoot, '-home-dev-demo', 'gpu1.jsonl'), line(assistant('gpu-a1', 'gpu-p1', [say('an answer written on the gpu box')], 'end_turn')));
+    appendFileSync(
+      join(remoteRoot, '-home-dev-demo', 'gpu1.jsonl'),
+      line(assistant('gpu-a1', 'gpu-p1', [say('an answer written on the gpu box')], 'end_turn')),
+    );
     await page.getByText('an answer written on the gpu box').waitFor();
     expect(await page.getByText('an answer written on the gpu box').count()).toBe(1);
     expect(errors).toEqual([]);

@@ -70,7 +70,10 @@ describe('the timeline pane', { timeout: 45_000 }, () => {
   it('zooms and pans with the buttons, and keeps to the tab filter', async () => {
     const { page, errors } = await browser.open(kernel, '/timeline');
     await page.waitForSelector('[data-lane]');
-    const window = async () => ({ from: Date.parse((await page.getAttribute('.tl', 'data-from'))!), to: Date.parse((await page.getAttribute('.tl', 'data-to'))!) });
+    const window = async () => ({
+      from: Date.parse((await page.getAttribute('.tl', 'data-from'))!),
+      to: Date.parse((await page.getAttribute('.tl', 'data-to'))!),
+    });
     const day = await window();
     expect(day.to - day.from).toBe(86_400_000);
     await page.click('button[aria-label="Zoom out"]');

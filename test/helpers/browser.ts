@@ -36,14 +36,7 @@ async function launchChromium(): Promise<Browser> {
         executablePath: CHROMIUM,
         headless: true,
         timeout: LAUNCH_TIMEOUT_MS,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
       });
     } catch (error) {
       if (attempt === LAUNCH_ATTEMPTS) throw error;

@@ -32,7 +32,15 @@ export const assistant = (uuid: string, parent: string | null, content: unknown[
   ...base(uuid, parent),
   type: 'assistant',
   requestId: `req_${message}`,
-  message: { id: `msg_${message}`, type: 'message', role: 'assistant', model: 'claude-opus-4-6', content, stop_reason: stop, usage: { input_tokens: 1, output_tokens: 1 } },
+  message: {
+    id: `msg_${message}`,
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-opus-4-6',
+    content,
+    stop_reason: stop,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  },
 });
 
 export const say = (text: string) => ({ type: 'text', text });

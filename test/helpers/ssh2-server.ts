@@ -105,12 +105,7 @@ function authenticate(ctx: AuthContext, allowed: ParsedKey): void {
 }
 
 /** Serves a direct-tcpip channel (ssh2 forwardOut) by connecting to the requested loopback port. */
-function forward(
-  accept: () => ServerChannel,
-  reject: () => void,
-  info: TcpipRequestInfo,
-  track: (socket: Socket) => void,
-): void {
+function forward(accept: () => ServerChannel, reject: () => void, info: TcpipRequestInfo, track: (socket: Socket) => void): void {
   if (info.destIP !== '127.0.0.1' && info.destIP !== 'localhost') return reject();
   const target = connect(info.destPort, '127.0.0.1');
   track(target);

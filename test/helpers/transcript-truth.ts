@@ -31,7 +31,10 @@ function textOf(r: Rec): { text: string; hasResult: boolean } {
   if (typeof content === 'string') return { text: content, hasResult: false };
   if (!Array.isArray(content)) return { text: '', hasResult: false };
   return {
-    text: content.filter((b) => b?.type === 'text').map((b) => b.text ?? '').join('\n'),
+    text: content
+      .filter((b) => b?.type === 'text')
+      .map((b) => b.text ?? '')
+      .join('\n'),
     hasResult: content.some((b) => b?.type === 'tool_result'),
   };
 }
@@ -58,8 +61,11 @@ export function keptPrompts(file: string): string[] {
   const prompts = recs.filter(isTypedPrompt);
   const above = new Map(prompts.map((p) => [p.uuid, ancestors(p)]));
   return prompts
-    .filter((p, i) =>
-      !prompts.slice(i + 1).some((q) => q.parentUuid && (above.get(p.uuid)!.has(q.parentUuid) || q.parentUuid === p.parentUuid) && !above.get(q.uuid)!.has(p.uuid)),
+    .filter(
+      (p, i) =>
+        !prompts
+          .slice(i + 1)
+          .some((q) => q.parentUuid && (above.get(p.uuid)!.has(q.parentUuid) || q.parentUuid === p.parentUuid) && !above.get(q.uuid)!.has(p.uuid)),
     )
     .map((p) => textOf(p).text);
 }

@@ -32,7 +32,12 @@ describe('the schema', () => {
       const errors: { message: string }[] =
         operation === 'subscription'
           ? await new Promise((resolve) => {
-              const stop = kernel.ws().subscribe({ query: text }, { next: (r) => resolve([...(r.errors ?? [])]), error: (e) => resolve([].concat(e as never)), complete: () => resolve([]) });
+              const stop = kernel
+                .ws()
+                .subscribe(
+                  { query: text },
+                  { next: (r) => resolve([...(r.errors ?? [])]), error: (e) => resolve([].concat(e as never)), complete: () => resolve([]) },
+                );
               setTimeout(() => (stop(), resolve([])), 300);
             })
           : ((await kernel.gql(text)).errors ?? []);
@@ -73,7 +78,8 @@ describe('sessions', () => {
     expect(byDir.every((s) => s.dir === '/Users/chip/dev/ai-music')).toBe(true);
     const byText = (await kernel.gql(graphql(`query { sessions(filter: { text: "embedding" }) { nodes { name } } }`))).data.sessions.nodes;
     expect(byText.map((s) => s.name).sort()).toEqual(['AI Music Generation: Diverse Embedding Mapping', 'AI Music: Embedding Words into Sound']);
-    const recent = (await kernel.gql(graphql(`query { sessions(filter: { updatedSince: "2026-04-01T00:00:00Z" }) { nodes { key updatedAt } } }`))).data.sessions.nodes;
+    const recent = (await kernel.gql(graphql(`query { sessions(filter: { updatedSince: "2026-04-01T00:00:00Z" }) { nodes { key updatedAt } } }`))).data.sessions
+      .nodes;
     expect(recent.map((s) => s.key)).toEqual(['ef958aa1-0e93-49f0-bb71-150f63befcd1']);
   });
 
@@ -97,7 +103,9 @@ describe('sessions', () => {
 
   it('refuses a stream of a session that does not exist with NOT_FOUND', async () => {
     const result = await new Promise<any>((resolve) => {
-      kernel.ws().subscribe({ query: `subscription { sessionStream(sessionId: "test:nope") { cursor } }` }, { next: resolve, error: resolve, complete: () => {} });
+      kernel
+        .ws()
+        .subscribe({ query: `subscription { sessionStream(sessionId: "test:nope") { cursor } }` }, { next: resolve, error: resolve, complete: () => {} });
     });
     const errors = Array.isArray(result) ? result : result.errors;
     expect(errors[0].extensions.code).toBe('NOT_FOUND');

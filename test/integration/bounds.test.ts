@@ -158,8 +158,15 @@ describe('a flood through a hub', () => {
     hubState = mkdtempSync(join(tmpdir(), 'loom-bounds-hub-'));
     const link = { name: 'gpu', target: `${sshd.user}@127.0.0.1:${sshd.port}`, trust: 'directed', command: `${process.execPath} ${LOOM}`, stateDir: hostState };
     writeFileSync(join(hubState, 'hosts.json'), JSON.stringify({ hosts: [link] }));
-    hub = await startTestKernel(mkdtempSync(join(tmpdir(), 'loom-bounds-hub-projects-')), { hostName: 'laptop', stateDir: hubState, federation: { home: sshd.home, ...FAST_LINKS } });
-    await until(async () => (await hub.gql(`{ hosts { name status { state } } }`)).data.hosts.find((h: any) => h.name === 'gpu')?.status.state === 'UP', 'the host linked');
+    hub = await startTestKernel(mkdtempSync(join(tmpdir(), 'loom-bounds-hub-projects-')), {
+      hostName: 'laptop',
+      stateDir: hubState,
+      federation: { home: sshd.home, ...FAST_LINKS },
+    });
+    await until(
+      async () => (await hub.gql(`{ hosts { name status { state } } }`)).data.hosts.find((h: any) => h.name === 'gpu')?.status.state === 'UP',
+      'the host linked',
+    );
   }, 60_000);
   afterAll(async () => {
     await hub?.close();
@@ -183,4 +190,3 @@ describe('a flood through a hub', () => {
     expect(await host.gql(HONEST)).toMatchObject({ kernel: { version: expect.any(String) } });
   });
 });
-

@@ -55,7 +55,11 @@ describe('loom up and loom status', () => {
     await until(() => /indexed 36 files, [\d.]+ MB in [\d.]+ s/.test(err()), `the indexing summary on stderr (got: ${err()})`);
     const token = readFileSync(join(state, 'token'), 'utf8').trim();
     expect(out()).toContain(`open ${url}?token=${token}`);
-    const res = await fetch(`${url}graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loom-token': token }, body: JSON.stringify({ query: '{ kernel { sessionCount } }' }) });
+    const res = await fetch(`${url}graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-loom-token': token },
+      body: JSON.stringify({ query: '{ kernel { sessionCount } }' }),
+    });
     expect((await res.json()).data.kernel.sessionCount).toBe(23);
     const status = JSON.parse((await run(process.execPath, [LOOM, 'status', '--json', '--state', state])).stdout);
     expect(status).toMatchObject({ running: true, url, sessionCount: 23, indexing: { done: true } });
@@ -78,7 +82,8 @@ describe('loom up and loom status', () => {
     expect(rotated.stdout).toMatch(/rotated the token/);
     const fresh = readFileSync(join(state, 'token'), 'utf8').trim();
     expect(fresh).not.toBe(old);
-    const ask = (token: string) => fetch(`${url}graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loom-token': token }, body: '{"query":"{ hosts { id } }"}' });
+    const ask = (token: string) =>
+      fetch(`${url}graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loom-token': token }, body: '{"query":"{ hosts { id } }"}' });
     expect((await ask(old)).status).toBe(401);
     expect((await ask(fresh)).status).toBe(200);
   });
@@ -94,7 +99,11 @@ describe('loom up and loom status', () => {
     const { url } = await up(['--demo', '--state', state, '--projects', join(tempDir(), 'nothing-here')]);
     const token = readFileSync(join(state, 'token'), 'utf8').trim();
     const query = async () => {
-      const res = await fetch(`${url}graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-loom-token': token }, body: JSON.stringify({ query: '{ sessions { totalCount nodes { atomCount } } }' }) });
+      const res = await fetch(`${url}graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-loom-token': token },
+        body: JSON.stringify({ query: '{ sessions { totalCount nodes { atomCount } } }' }),
+      });
       return (await res.json()).data.sessions;
     };
     const first = await query();
@@ -126,7 +135,9 @@ describe('refusals', () => {
     writeFileSync(hosts, JSON.stringify({ hosts: [{ name: 'gpu' }] }));
     expect(await up()).toMatch(/hosts\.json is not a valid hosts file: hosts\.0\.target \(host "gpu"\): .*; fix it or move it aside\n$/);
     writeFileSync(hosts, JSON.stringify({ hosts: [{ name: 'gpu', target: 'gpu-box', command: 'touch /tmp/x; loom' }] }));
-    expect(await up()).toMatch(/hosts\.0\.command \(host "gpu"\): a command is "loom" or an absolute path, then arguments of letters, digits and \._\/=:@- only; fix it/);
+    expect(await up()).toMatch(
+      /hosts\.0\.command \(host "gpu"\): a command is "loom" or an absolute path, then arguments of letters, digits and \._\/=:@- only; fix it/,
+    );
     rmSync(hosts);
     mkdirSync(hosts);
     expect(await up()).toBe(`loom: ${hosts} is a directory, not a hosts file; move it aside\n`);
@@ -140,11 +151,15 @@ describe('refusals', () => {
     expect(await refusal(['link', `-oProxyCommand=touch ${touched}`, '--state', state])).toMatch(
       new RegExp(`^loom: unknown option "-oProxyCommand=touch ${touched}"; usage: loom link <ssh-target> \\[--name ALIAS\\]`),
     );
-    expect(await refusal(['link', '--state', state, '--', `-oProxyCommand=touch ${touched}`])).toMatch(/^loom: the target "-oProxyCommand=touch .*" is refused: it starts with "-", which ssh would read as an option/);
+    expect(await refusal(['link', '--state', state, '--', `-oProxyCommand=touch ${touched}`])).toMatch(
+      /^loom: the target "-oProxyCommand=touch .*" is refused: it starts with "-", which ssh would read as an option/,
+    );
     expect(await refusal(['link', 'gpu-box', '--command', `touch ${touched}; loom`, '--state', state])).toBe(
       `loom: --command "touch ${touched}; loom" is refused: a command is "loom" or an absolute path, then arguments of letters, digits and ._/=:@- only\n`,
     );
-    expect(await refusal(['link', 'gpu-box', '--remote-state', '~/loom', '--state', state])).toMatch(/--remote-state "~\/loom" is refused: a state dir is an absolute path/);
+    expect(await refusal(['link', 'gpu-box', '--remote-state', '~/loom', '--state', state])).toMatch(
+      /--remote-state "~\/loom" is refused: a state dir is an absolute path/,
+    );
     expect(existsSync(touched)).toBe(false);
     expect(readFileSync(join(state, 'hosts.json'), 'utf8')).toBe(hosts);
   });
@@ -156,7 +171,7 @@ describe('refusals', () => {
     expect(await refusal(['link', 'gpu-box', '--name'])).toMatch(/^loom: option '--name <value>' argument missing; usage: loom link /);
   });
 
-  it('says why the running kernel refuses a link: a bad name, or this machine\'s own name (and keeps no entry for it)', async () => {
+  it("says why the running kernel refuses a link: a bad name, or this machine's own name (and keeps no entry for it)", async () => {
     const state = tempDir();
     await up(['--projects', FIXTURES, '--state', state, '--name', 'box']);
     expect(await refusal(['link', 'gpu-box', '--name', 'a:b', '--state', state])).toBe(

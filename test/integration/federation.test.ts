@@ -77,12 +77,25 @@ describe('the hosts file', () => {
       expect(readFileSync(join(stateDir, 'hosts.json'), 'utf8')).toBe(text);
       return error;
     };
-    expect(await refusal([{ name: 'gpu', target: 'gpu-box', trust: 'sometimes' }])).toMatch(/hosts\.json is not a valid hosts file: hosts\.0\.trust \(host "gpu"\): .*"trusted"\|"directed"\|"isolated"/);
-    expect(await refusal([{ name: 'gpu', target: 'gpu-box' }, { name: 'gpu', target: 'other' }])).toMatch(/hosts\.1\.name \(host "gpu"\): "gpu" is linked twice/);
+    expect(await refusal([{ name: 'gpu', target: 'gpu-box', trust: 'sometimes' }])).toMatch(
+      /hosts\.json is not a valid hosts file: hosts\.0\.trust \(host "gpu"\): .*"trusted"\|"directed"\|"isolated"/,
+    );
+    expect(
+      await refusal([
+        { name: 'gpu', target: 'gpu-box' },
+        { name: 'gpu', target: 'other' },
+      ]),
+    ).toMatch(/hosts\.1\.name \(host "gpu"\): "gpu" is linked twice/);
     expect(await refusal([{ name: '-x', target: 'gpu-box' }])).toMatch(/hosts\.0\.name \(host "-x"\): letters, digits/);
-    expect(await refusal([{ name: 'gpu', target: 'gpu-box', command: 'touch /tmp/x; loom' }])).toMatch(/hosts\.0\.command \(host "gpu"\): a command is "loom" or an absolute path, then arguments of letters, digits and \._\/=:@- only/);
-    expect(await refusal([{ name: 'gpu', target: 'gpu-box', command: 'node loom.js' }])).toMatch(/hosts\.0\.command \(host "gpu"\): a command is "loom" or an absolute path/);
-    expect(await refusal([{ name: 'gpu', target: 'gpu-box', stateDir: '$(id)' }])).toMatch(/hosts\.0\.stateDir \(host "gpu"\): a state dir is an absolute path/);
+    expect(await refusal([{ name: 'gpu', target: 'gpu-box', command: 'touch /tmp/x; loom' }])).toMatch(
+      /hosts\.0\.command \(host "gpu"\): a command is "loom" or an absolute path, then arguments of letters, digits and \._\/=:@- only/,
+    );
+    expect(await refusal([{ name: 'gpu', target: 'gpu-box', command: 'node loom.js' }])).toMatch(
+      /hosts\.0\.command \(host "gpu"\): a command is "loom" or an absolute path/,
+    );
+    expect(await refusal([{ name: 'gpu', target: 'gpu-box', stateDir: '$(id)' }])).toMatch(
+      /hosts\.0\.stateDir \(host "gpu"\): a state dir is an absolute path/,
+    );
     expect(await refusal([{ name: 'gpu', target: '-oProxyCommand=x' }])).toMatch(/hosts\.0\.target \(host "gpu"\): a target does not start with "-"/);
     rmSync(stateDir, { recursive: true, force: true });
   });
@@ -94,7 +107,8 @@ describe('linking a host over SSH', () => {
     await hub?.close();
   });
   const startHub = async () => (hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST_LINKS } }));
-  const link = (request: Partial<LinkRequest> = {}) => linkThrough(hub, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', stateDir: remoteStateDir, ...request });
+  const link = (request: Partial<LinkRequest> = {}) =>
+    linkThrough(hub, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', stateDir: remoteStateDir, ...request });
   const status = async (name = 'gpu') => (await hub.gql(`{ hosts { ${HOST} } }`)).data.hosts.find((h: any) => h.name === name)?.status;
   const reaches = (state: string) =>
     until(async () => {
@@ -109,9 +123,14 @@ describe('linking a host over SSH', () => {
     expect(data.linkHost).toMatchObject({ name: 'gpu', trust: 'DIRECTED', status: { state: 'UP', reason: null } });
     expect(data.linkHost.status.rttMs).toBeGreaterThan(0);
     const saved = JSON.parse(readFileSync(join(hub.stateDir, 'hosts.json'), 'utf8'));
-    expect(saved.hosts).toEqual([{ name: 'gpu', target: `${sshd.user}@127.0.0.1:${sshd.port}`, trust: 'directed', command: LOOM_COMMAND, stateDir: remoteStateDir }]);
+    expect(saved.hosts).toEqual([
+      { name: 'gpu', target: `${sshd.user}@127.0.0.1:${sshd.port}`, trust: 'directed', command: LOOM_COMMAND, stateDir: remoteStateDir },
+    ]);
     const hosts = (await hub.gql(graphql(`{ hosts { name local trust } }`))).data.hosts;
-    expect(hosts).toEqual([{ name: 'laptop', local: true, trust: null }, { name: 'gpu', local: false, trust: 'DIRECTED' }]);
+    expect(hosts).toEqual([
+      { name: 'laptop', local: true, trust: null },
+      { name: 'gpu', local: false, trust: 'DIRECTED' },
+    ]);
   });
 
   it('takes no command or state dir over GraphQL: a linkHost naming one is a validation error, and nothing is stored', async () => {
@@ -119,7 +138,10 @@ describe('linking a host over SSH', () => {
     const target = `${sshd.user}@127.0.0.1:${sshd.port}`;
     const { data, errors } = await hub.gql(`mutation { linkHost(target: "${target}", name: "gpu", command: "touch /tmp/x; loom", stateDir: "/tmp") { name } }`);
     expect(data).toBeUndefined();
-    expect(errors.map((e: any) => e.message)).toEqual(['Unknown argument "command" on field "Mutation.linkHost".', 'Unknown argument "stateDir" on field "Mutation.linkHost".']);
+    expect(errors.map((e: any) => e.message)).toEqual([
+      'Unknown argument "command" on field "Mutation.linkHost".',
+      'Unknown argument "stateDir" on field "Mutation.linkHost".',
+    ]);
     expect(existsSync(join(hub.stateDir, 'hosts.json'))).toBe(false);
     expect((await hub.gql(graphql(`{ hosts { name } }`))).data.hosts).toEqual([{ name: 'laptop' }]);
   });
@@ -156,9 +178,13 @@ describe('linking a host over SSH', () => {
         ),
       );
     const target = `${sshd.user}@127.0.0.1:${sshd.port}`;
-    expect(await loom('link', target, '--name', 'gpu', '--trust', 'trusted', '--command', LOOM_COMMAND, '--remote-state', remoteStateDir)).toMatch(new RegExp(`^linked gpu \\(${target}, trusted\\): up, [\\d.]+ ms\\n$`));
+    expect(await loom('link', target, '--name', 'gpu', '--trust', 'trusted', '--command', LOOM_COMMAND, '--remote-state', remoteStateDir)).toMatch(
+      new RegExp(`^linked gpu \\(${target}, trusted\\): up, [\\d.]+ ms\\n$`),
+    );
     // the command and state dir are this machine's own configuration, kept where the kernel reads them
-    expect(JSON.parse(readFileSync(join(hub.stateDir, 'hosts.json'), 'utf8')).hosts).toEqual([{ name: 'gpu', target, trust: 'trusted', command: LOOM_COMMAND, stateDir: remoteStateDir }]);
+    expect(JSON.parse(readFileSync(join(hub.stateDir, 'hosts.json'), 'utf8')).hosts).toEqual([
+      { name: 'gpu', target, trust: 'trusted', command: LOOM_COMMAND, stateDir: remoteStateDir },
+    ]);
     const table = (await loom('hosts')).split('\n');
     expect(table[0]).toMatch(/^HOST +TARGET +TRUST +STATUS +RTT/);
     expect(table.find((l) => l.startsWith('gpu '))).toMatch(new RegExp(`^gpu +${target.replace(/\./g, '\\.')} +trusted +up since`));
@@ -275,7 +301,9 @@ describe('linking a host over SSH', () => {
     expect(down.message).toContain('--start');
     // the remote's loom, told where that machine's transcripts are
     const wrapper = join(remoteStateDir, 'loom-wrapper.sh');
-    writeFileSync(wrapper, `#!/bin/sh\nif [ "$1" = up ]; then exec ${LOOM_COMMAND} "$@" --projects '${remoteRoot}'; fi\nexec ${LOOM_COMMAND} "$@"\n`, { mode: 0o755 });
+    writeFileSync(wrapper, `#!/bin/sh\nif [ "$1" = up ]; then exec ${LOOM_COMMAND} "$@" --projects '${remoteRoot}'; fi\nexec ${LOOM_COMMAND} "$@"\n`, {
+      mode: 0o755,
+    });
     const started = (await link({ command: wrapper, startKernel: true })).data.linkHost.status;
     expect(started.state).toBe('UP');
     const claim = JSON.parse(readFileSync(join(remoteStateDir, 'kernel.json'), 'utf8'));
@@ -312,7 +340,9 @@ describe('linking a host over SSH', () => {
     expect((await remote.gql(graphql(`{ feed { completed { id } working { id } } }`))).data.feed).toEqual(before);
     // an undo is a mutation too: a batch cleared on the host itself stays cleared
     const UNDO = graphql(`mutation($b: ID!) { undoClear(batchId: $b) { restored } }`);
-    const cleared = await remote.gql(graphql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "k2") { batchId } }`), { ids: [goal.replace(/^gpu:/, 'gpubox:')] });
+    const cleared = await remote.gql(graphql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "k2") { batchId } }`), {
+      ids: [goal.replace(/^gpu:/, 'gpubox:')],
+    });
     const undo = await hub.gql(UNDO, { b: `gpu:${cleared.data.clearGoals.batchId}` });
     expect(undo.errors![0].extensions?.code).toBe('FORBIDDEN');
     expect((await remote.gql(UNDO, { b: cleared.data.clearGoals.batchId })).data.undoClear.restored).toBe(1);
@@ -366,7 +396,10 @@ describe('remote sessions through the hub', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let i = 0; i < 5; i++) {
-      const { data }: any = await hub.gql(graphql(`query($after: String) { sessions(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }`), { after });
+      const { data }: any = await hub.gql(
+        graphql(`query($after: String) { sessions(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }`),
+        { after },
+      );
       seen.push(...data.sessions.nodes.map((n: any) => n.id));
       if (!data.sessions.pageInfo.hasNextPage) break;
       after = data.sessions.pageInfo.endCursor;
@@ -375,8 +408,11 @@ describe('remote sessions through the hub', () => {
   });
 
   it('answers a remote session, its turns and atoms by id, with ids in the alias', async () => {
-    const { data, errors } = await hub.gql(`query($id: ID!) { session(id: $id) { id key turns { id trigger { id promptLine content { __typename ... on TextBlock { text } } } } }
-      transcript(sessionId: $id) { maxSequence entries { id sequence } } }`, { id: 'gpu:gpu1' });
+    const { data, errors } = await hub.gql(
+      `query($id: ID!) { session(id: $id) { id key turns { id trigger { id promptLine content { __typename ... on TextBlock { text } } } } }
+      transcript(sessionId: $id) { maxSequence entries { id sequence } } }`,
+      { id: 'gpu:gpu1' },
+    );
     expect(errors).toBeUndefined();
     expect(data.session.id).toBe('gpu:gpu1');
     expect(data.session.turns[0].id).toMatch(/^gpu:gpu1:/);
@@ -388,18 +424,26 @@ describe('remote sessions through the hub', () => {
 
   /** POSTs like gql, and also says which host the hub forwarded the query to, if it did */
   const ask = async (query: string, variables: Record<string, unknown> = {}, accept = 'application/json') => {
-    const res = await hub.fetch('graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query, variables }) });
+    const res = await hub.fetch('graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept },
+      body: JSON.stringify({ query, variables }),
+    });
     return { forwardedTo: res.headers.get('x-loom-forwarded-to'), timing: res.headers.get('server-timing'), body: (await res.json()) as any };
   };
 
   it('answers a query about one remote host alike whether it is forwarded whole or run on the hub', async () => {
     const FIELDS = `id name turnCount turns { id trigger { id } segments { input { id } } }`;
-    const asked = await ask(`query($id: ID!) { a: session(id: $id) { ${FIELDS} } b: transcript(sessionId: $id, limit: 5) { entries { id } } }`, { id: 'gpu:gpu1' });
+    const asked = await ask(`query($id: ID!) { a: session(id: $id) { ${FIELDS} } b: transcript(sessionId: $id, limit: 5) { entries { id } } }`, {
+      id: 'gpu:gpu1',
+    });
     expect(asked.forwardedTo).toBe('gpu');
     expect(asked.timing).toMatch(/^hub;dur=\d+\.\d\d, remote;dur=\d+\.\d\d$/);
     const whole = asked.body;
     // asking for the Host keeps the query on the hub, which answers the Host itself
-    const kept = await ask(`query($id: ID!) { a: session(id: $id) { ${FIELDS} host { name } } b: transcript(sessionId: $id, limit: 5) { entries { id } } }`, { id: 'gpu:gpu1' });
+    const kept = await ask(`query($id: ID!) { a: session(id: $id) { ${FIELDS} host { name } } b: transcript(sessionId: $id, limit: 5) { entries { id } } }`, {
+      id: 'gpu:gpu1',
+    });
     expect(kept.forwardedTo).toBeNull();
     const onHub = kept.body;
     expect(onHub.data.a.host).toEqual({ name: 'gpu' });
@@ -458,7 +502,7 @@ describe('remote sessions through the hub', () => {
     expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ data: { session: { id: 'gpu:gpu1' } } });
   });
 
-  it('keeps a host\'s page of sessions while nothing changes there, and reads it again once something does', async () => {
+  it("keeps a host's page of sessions while nothing changes there, and reads it again once something does", async () => {
     const PAGE = graphql(`{ sessions(first: 50) { nodes { id dir turnCount } } }`);
     const asked = vi.spyOn(remote.source, 'sessions');
     try {
@@ -485,7 +529,9 @@ describe('remote sessions through the hub', () => {
   });
 
   it('draws the remote sessions as timeline lanes beside the local ones', async () => {
-    const { data, errors } = await hub.gql(graphql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id host { name } } triggers { turnId } } }`));
+    const { data, errors } = await hub.gql(
+      graphql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id host { name } } triggers { turnId } } }`),
+    );
     expect(errors).toBeUndefined();
     const lanes = data.timeline.map((l) => l.session.id);
     expect(lanes).toEqual(expect.arrayContaining(['laptop:hub1', 'gpu:gpu1']));
@@ -502,7 +548,9 @@ describe('remote sessions through the hub', () => {
     };
     const before = await ids();
     const pick = [before.find((id) => id.startsWith('gpu:'))!, before.find((id) => id.startsWith('laptop:'))!];
-    const { data, errors } = await hub.gql(graphql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "both") { batchId cleared } }`), { ids: pick });
+    const { data, errors } = await hub.gql(graphql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "both") { batchId cleared } }`), {
+      ids: pick,
+    });
     expect(errors).toBeUndefined();
     expect(data.clearGoals.cleared).toBe(2);
     expect(data.clearGoals.batchId).toMatch(/^(gpu|laptop):[^,]+,(gpu|laptop):[^,]+$/);
@@ -541,7 +589,12 @@ describe('remote sessions through the hub', () => {
     const delivered = frames.flatMap((f) => f.atoms.map((a: any) => a.sequence));
     expect(delivered).toEqual([...new Set(delivered)]);
     expect(delivered).toEqual([...delivered].sort((a, b) => a - b));
-    expect(frames.flatMap((f) => f.atoms.map((a: any) => a.id)).slice(-4)).toEqual(['gpu:gpu1:gpu-a1', 'gpu:gpu1:gpu-p2', 'gpu:gpu1:gpu-p3', 'gpu:gpu1:gpu-p4']);
+    expect(frames.flatMap((f) => f.atoms.map((a: any) => a.id)).slice(-4)).toEqual([
+      'gpu:gpu1:gpu-a1',
+      'gpu:gpu1:gpu-p2',
+      'gpu:gpu1:gpu-p3',
+      'gpu:gpu1:gpu-p4',
+    ]);
     await iterator.return?.();
     await consume;
   }, 40_000);
@@ -581,7 +634,10 @@ describe('remote sessions through the hub', () => {
     const errors: unknown[] = [];
     const streams = clients.flatMap((client) =>
       Array.from({ length: 60 }, () =>
-        client.subscribe({ query: `subscription { sessionStream(sessionId: "gpu:gpu1") { kind } }` }, { next: (r) => (r.errors ? errors.push(r.errors) : snapshots.push(r.data)), error: (e) => errors.push(e), complete: () => {} }),
+        client.subscribe(
+          { query: `subscription { sessionStream(sessionId: "gpu:gpu1") { kind } }` },
+          { next: (r) => (r.errors ? errors.push(r.errors) : snapshots.push(r.data)), error: (e) => errors.push(e), complete: () => {} },
+        ),
       ),
     );
     await until(() => snapshots.length + errors.length >= 120, 'a first frame or an error on every stream');
@@ -590,7 +646,7 @@ describe('remote sessions through the hub', () => {
     for (const client of clients) await client.dispose();
   });
 
-  it('keeps a down host\'s sessions and lanes as last seen, its host marked DOWN since, until it returns', async () => {
+  it("keeps a down host's sessions and lanes as last seen, its host marked DOWN since, until it returns", async () => {
     const SESSIONS = graphql(`{ sessions(first: 50) { nodes { id host { name status { state since } } } } }`);
     const LANES = graphql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id host { status { state } } } } }`);
     const lane = async () => (await hub.gql(LANES)).data.timeline.find((l) => l.session.id === 'gpu:gpu1');
@@ -616,7 +672,10 @@ describe('remote sessions through the hub', () => {
     // what the remote counted before (earlier tests may have added replies), by its own name
     const own = async () => (await remote.gql(BY_HOST)).data.usage.find((r) => r.key === 'gpubox')?.inputTokens ?? 0;
     const before = await own();
-    writeFileSync(join(remoteRoot, '-home-dev-demo', 'gpu2.jsonl'), line(prompt('u-p1', null, 'count tokens')) + line(assistant('u-a1', 'u-p1', [], 'end_turn')));
+    writeFileSync(
+      join(remoteRoot, '-home-dev-demo', 'gpu2.jsonl'),
+      line(prompt('u-p1', null, 'count tokens')) + line(assistant('u-a1', 'u-p1', [], 'end_turn')),
+    );
     await until(async () => (await own()) === before + 1, 'the remote counting the new reply');
     const rows = (await hub.gql(BY_HOST)).data.usage;
     expect(rows.find((r) => r.key === 'gpu')).toEqual({ key: 'gpu', inputTokens: before + 1, outputTokens: before + 1 });
@@ -626,7 +685,7 @@ describe('remote sessions through the hub', () => {
     expect(days).toEqual(direct);
   });
 
-  it('never re-exports the remote\'s own linked hosts, so links cannot loop', async () => {
+  it("never re-exports the remote's own linked hosts, so links cannot loop", async () => {
     const thirdState = mkdtempSync(join(tmpdir(), 'loom-fed-third-'));
     const third = await startTestKernel(projects('third'), { hostName: 'thirdbox', stateDir: thirdState });
     try {
@@ -738,10 +797,16 @@ describe('a host that lies about whose objects it sends', () => {
     );
     ({ server, home } = await ssh2ServerTo(liar.port));
     const { assistant } = await import('../helpers/records');
-    writeFileSync(join(remoteRoot, '-home-dev-demo', 'liar1.jsonl'), line(prompt('l-p1', null, 'a session the liar claims')) + line(assistant('l-a1', 'l-p1', [], 'end_turn')));
+    writeFileSync(
+      join(remoteRoot, '-home-dev-demo', 'liar1.jsonl'),
+      line(prompt('l-p1', null, 'a session the liar claims')) + line(assistant('l-a1', 'l-p1', [], 'end_turn')),
+    );
     writeFileSync(join(remoteRoot, '-home-dev-demo', 'liar2.jsonl'), line(prompt('l2-p1', null, 'poison')));
     writeFileSync(join(remoteRoot, '-home-dev-demo', 'liar4.jsonl'), line(prompt('l4-p1', null, 'a session of too many turns')));
-    await until(async () => (await remote.gql(graphql(`{ a: session(id: "gpubox:liar2") { id } b: session(id: "gpubox:liar4") { id } }`))).data.b, 'the remote indexing the new sessions');
+    await until(
+      async () => (await remote.gql(graphql(`{ a: session(id: "gpubox:liar2") { id } b: session(id: "gpubox:liar4") { id } }`))).data.b,
+      'the remote indexing the new sessions',
+    );
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST_LINKS } });
     expect((await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'liar' })).data.linkHost.status.state).toBe('UP');
   });
@@ -752,12 +817,15 @@ describe('a host that lies about whose objects it sends', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  it('has every id and usage key it sends named by its alias, so nothing it says points the hub\'s clients at this machine', async () => {
+  it("has every id and usage key it sends named by its alias, so nothing it says points the hub's clients at this machine", async () => {
     const ids = (await hub.gql(graphql(`{ sessions(first: 100) { nodes { id } } }`))).data.sessions.nodes.map((n) => n.id);
     expect(ids).toContain('liar:liar1');
     expect(ids.filter((id: string) => id.startsWith('laptop:'))).toEqual(['laptop:hub1']);
     // forwarded whole (the hub's fast path) and executed on the hub alike
-    expect((await hub.gql(graphql(`{ session(id: "liar:liar1") { id turns { id } } }`))).data.session).toEqual({ id: 'liar:liar1', turns: [{ id: expect.stringMatching(/^liar:liar1:/) }] });
+    expect((await hub.gql(graphql(`{ session(id: "liar:liar1") { id turns { id } } }`))).data.session).toEqual({
+      id: 'liar:liar1',
+      turns: [{ id: expect.stringMatching(/^liar:liar1:/) }],
+    });
     const goals = await goalsOf();
     expect(goals.some((id) => id.startsWith('liar:liar1/'))).toBe(true);
     expect(goals.filter((id) => !id.startsWith('liar:') && !id.startsWith('laptop:hub1/'))).toEqual([]);
@@ -768,8 +836,9 @@ describe('a host that lies about whose objects it sends', () => {
     expect(liar.lies).toBeGreaterThan(0);
   });
 
-  it('has what does not fit the schema left out, and only that, where one bad session would blank every host\'s list', async () => {
-    const listed = async (selection: string) => (await hub.gql(`{ sessions(first: 100) { nodes { ${selection} } } }`)).data.sessions.nodes.map((n: any) => n.id);
+  it("has what does not fit the schema left out, and only that, where one bad session would blank every host's list", async () => {
+    const listed = async (selection: string) =>
+      (await hub.gql(`{ sessions(first: 100) { nodes { ${selection} } } }`)).data.sessions.nodes.map((n: any) => n.id);
     expect(await listed('id name')).toEqual(expect.arrayContaining(['laptop:hub1', 'liar:liar1']));
     expect(await listed('id name')).not.toContain('liar:liar2');
     expect(await listed('id name')).not.toContain('liar:liar4');
@@ -785,9 +854,14 @@ describe('a host that lies about whose objects it sends', () => {
     expect(blocks.data.events[0].content).toEqual([{ text: 'a session the liar claims' }]);
     // forwarded whole, the host's own answer is refused with a reason
     const one = await hub.gql(graphql(`{ session(id: "liar:liar2") { id name } }`));
-    expect(one.errors![0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: 'liar answered with data that does not fit the schema; its part is left out' });
+    expect(one.errors![0]).toMatchObject({
+      extensions: { code: 'UNAVAILABLE' },
+      message: 'liar answered with data that does not fit the schema; its part is left out',
+    });
     // the host's lanes are left out; this machine's stay
-    const lanes = (await hub.gql(graphql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id name } } }`))).data.timeline.map((l) => l.session.id);
+    const lanes = (await hub.gql(graphql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id name } } }`))).data.timeline.map(
+      (l) => l.session.id,
+    );
     expect(lanes).toContain('laptop:hub1');
   });
 
@@ -798,17 +872,22 @@ describe('a host that lies about whose objects it sends', () => {
     expect(liar.heard.filter((m) => m.includes('timeline')).at(-1)).toContain('"gpubox:liar1"');
     expect(liar.heard.some((m) => m.includes('hub1'))).toBe(false);
     // the same list made of one variable per session
-    const EACH = graphql(`query($a: ID!, $b: ID!) { timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", sessions: [$a, $b]) { session { id } } }`);
+    const EACH = graphql(
+      `query($a: ID!, $b: ID!) { timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", sessions: [$a, $b]) { session { id } } }`,
+    );
     const each = (await hub.gql(EACH, { a: 'laptop:hub1', b: 'liar:liar1' })).data.timeline.map((l) => l.session.id);
     expect(each.toSorted()).toEqual(['laptop:hub1', 'liar:liar1']);
     expect(liar.heard.filter((m) => m.includes('timeline')).at(-1)).toContain('gpubox:liar1');
     expect(liar.heard.some((m) => m.includes('hub1'))).toBe(false);
   });
 
-  it('has a batch id that would name other hosts\' batches refused, so the next undo cannot reach them', async () => {
+  it("has a batch id that would name other hosts' batches refused, so the next undo cannot reach them", async () => {
     const goal = (await goalsOf()).find((id) => id.startsWith('liar:liar1/'));
     const clear = await hub.gql(graphql(`mutation($ids: [ID!]!) { clearGoals(ids: $ids, idempotencyKey: "lie") { batchId } }`), { ids: [goal!] });
-    expect(clear.errors![0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^liar answered with a batch id that is not one/) });
+    expect(clear.errors![0]).toMatchObject({
+      extensions: { code: 'UNAVAILABLE' },
+      message: expect.stringMatching(/^liar answered with a batch id that is not one/),
+    });
   });
 
   it('asks the host for a change stream again when the host ends it while staying up', async () => {
@@ -867,7 +946,12 @@ describe('a host that lies about whose objects it sends', () => {
     // the relay turns this text into a null, which TextBlock.text may not be
     appendFileSync(file, line(prompt('l5-p2', 'l5-p1', 'a frame that lies')));
     await consume;
-    expect(ended).toEqual([expect.objectContaining({ message: expect.stringMatching(/^liar sent a stream frame that does not fit the schema; the stream ends after cursor \d+$/), extensions: { code: 'UNAVAILABLE' } })]);
+    expect(ended).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/^liar sent a stream frame that does not fit the schema; the stream ends after cursor \d+$/),
+        extensions: { code: 'UNAVAILABLE' },
+      }),
+    ]);
     expect(texts).toEqual(['a stream through a liar']);
     // the host would send the same frame again on every resume: it is not asked again
     await sleep(1_200);
@@ -882,7 +966,10 @@ describe('a host that lies about whose objects it sends', () => {
     const b = await hub.gql(B);
     expect(a.data.sessions.nodes).toContainEqual({ id: 'liar:liar1', name: 'a session the liar claims' });
     await liar.close();
-    await until(async () => (await hub.gql(graphql(`{ hosts { name status { state } } }`))).data.hosts.find((h) => h.name === 'liar')?.status?.state === 'DOWN', 'the liar DOWN');
+    await until(
+      async () => (await hub.gql(graphql(`{ hosts { name status { state } } }`))).data.hosts.find((h) => h.name === 'liar')?.status?.state === 'DOWN',
+      'the liar DOWN',
+    );
     expect(await hub.gql(A)).toEqual(a);
     expect(await hub.gql(B)).toEqual(b);
   });

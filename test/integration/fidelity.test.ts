@@ -40,11 +40,13 @@ describe('the real fixtures, read through the API', () => {
   });
   afterAll(() => kernel.close());
 
-  const mainFiles = readdirSync(FIXTURES, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap(({ name: project }) =>
-    readdirSync(join(FIXTURES, project))
-      .filter((name) => name.endsWith('.jsonl') && !name.startsWith('agent-'))
-      .map((name) => ({ project, key: name.slice(0, -'.jsonl'.length), file: join(FIXTURES, project, name) })),
-  );
+  const mainFiles = readdirSync(FIXTURES, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap(({ name: project }) =>
+      readdirSync(join(FIXTURES, project))
+        .filter((name) => name.endsWith('.jsonl') && !name.startsWith('agent-'))
+        .map((name) => ({ project, key: name.slice(0, -'.jsonl'.length), file: join(FIXTURES, project, name) })),
+    );
 
   it('reaches every typed prompt that was not rewound, in every file', async () => {
     let checked = 0;
@@ -52,7 +54,11 @@ describe('the real fixtures, read through the API', () => {
       const prompts = keptPrompts(file);
       if (prompts.length === 0) continue;
       const texts = blocks(await wholePath(kernel, `test:${key}`), 'TextBlock').map((b: any) => norm(b.text));
-      for (const p of prompts) expect(texts.some((t: string) => t.includes(norm(p).slice(0, 60))), `${key}: ${p.slice(0, 60)}`).toBe(true);
+      for (const p of prompts)
+        expect(
+          texts.some((t: string) => t.includes(norm(p).slice(0, 60))),
+          `${key}: ${p.slice(0, 60)}`,
+        ).toBe(true);
       checked += prompts.length;
     }
     expect(checked).toBe(64);
@@ -116,7 +122,11 @@ describe('a public 2.1.88 transcript with a compaction and a screenshot (test/fi
     const texts = blocks(atoms, 'TextBlock').map((b: any) => norm(b.text));
     const prompts = keptPrompts(FILE);
     expect(prompts.length).toBeGreaterThan(10);
-    for (const p of prompts) expect(texts.some((t: string) => t.includes(norm(p).slice(0, 60))), p.slice(0, 60)).toBe(true);
+    for (const p of prompts)
+      expect(
+        texts.some((t: string) => t.includes(norm(p).slice(0, 60))),
+        p.slice(0, 60),
+      ).toBe(true);
     const boundary = atoms.findIndex((a: any) => a.subtype === 'compact_boundary');
     expect(boundary).toBeGreaterThan(100);
     expect(atoms[boundary - 1].uuid).toBe('868847a2-912a-4434-b761-e092e5a6cb7f');

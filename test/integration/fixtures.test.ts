@@ -50,7 +50,12 @@ describe('indexing the real fixtures', () => {
 
   it('shows no tab for a 0-byte file, a summary-only file or a snapshot-only file', async () => {
     const ids = await allSessionIds();
-    for (const key of ['6323a48e-3984-42eb-8790-2f7811368ab7', '4e27c414-a885-46a0-b5c8-d58e1417377d', 'ff71dbed-a4f2-4284-a4fc-fe2fb90de929', 'a95fea4a-b88a-4e49-ac07-4cc323d8700c']) {
+    for (const key of [
+      '6323a48e-3984-42eb-8790-2f7811368ab7',
+      '4e27c414-a885-46a0-b5c8-d58e1417377d',
+      'ff71dbed-a4f2-4284-a4fc-fe2fb90de929',
+      'a95fea4a-b88a-4e49-ac07-4cc323d8700c',
+    ]) {
       expect(ids).not.toContain(`test:${key}`);
       const { data } = await kernel.gql(graphql(`query($id: ID!) { session(id: $id) { id } }`), { id: `test:${key}` });
       expect(data.session).toBeNull();
@@ -123,7 +128,9 @@ describe('indexing the real fixtures', () => {
 
   it('names a session from the summary whose leaf lies furthest along its path, even one written in another file', async () => {
     // ba79134d is summarised twice, from d3ad4cdc (leaf: its last line) and ff71dbed (leaf: line 54).
-    const { data } = await kernel.gql(graphql(`{ a: session(id: "test:1af7fc5e-8455-4414-9ccd-011d40f70b2a") { name } b: session(id: "test:ba79134d-b6e9-4867-af0c-6941038c9e4b") { name } }`));
+    const { data } = await kernel.gql(
+      graphql(`{ a: session(id: "test:1af7fc5e-8455-4414-9ccd-011d40f70b2a") { name } b: session(id: "test:ba79134d-b6e9-4867-af0c-6941038c9e4b") { name } }`),
+    );
     expect(data.a!.name).toBe('Empty Repo Setup: CLAUDE.md Foundation Created');
     expect(data.b!.name).toBe('AI Music: Embedding Words into Sound');
   });

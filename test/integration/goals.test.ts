@@ -54,13 +54,19 @@ describe('clearing the feed', () => {
     const events: { sessionId: string; ids: string[] }[] = [];
     const iterator = kernel.ws().iterate({ query: 'subscription { feedChanged { sessionId goals { id } } }' });
     const consume = (async () => {
-      for await (const r of iterator) events.push({ sessionId: (r.data as any).feedChanged.sessionId, ids: (r.data as any).feedChanged.goals.map((g: any) => g.id) });
+      for await (const r of iterator)
+        events.push({ sessionId: (r.data as any).feedChanged.sessionId, ids: (r.data as any).feedChanged.goals.map((g: any) => g.id) });
     })();
     const [goal] = (await kernel.gql(graphql(`{ feed { completed { id session { id } } } }`))).data.feed.completed;
     // no acknowledgement exists for a subscription: clear again (one batch: one key) until an event shows it
     let batchId = '';
     await until(async () => {
-      batchId = (await kernel.gql(graphql(`mutation($ids: [ID!]!, $k: String!) { clearGoals(ids: $ids, idempotencyKey: $k) { batchId } }`), { ids: [goal.id], k: 'one-click' })).data.clearGoals.batchId;
+      batchId = (
+        await kernel.gql(graphql(`mutation($ids: [ID!]!, $k: String!) { clearGoals(ids: $ids, idempotencyKey: $k) { batchId } }`), {
+          ids: [goal.id],
+          k: 'one-click',
+        })
+      ).data.clearGoals.batchId;
       return events.some((e) => e.sessionId === goal.session!.id && !e.ids.includes(goal.id));
     }, 'a feedChanged without the cleared goal');
     events.length = 0;
@@ -101,7 +107,9 @@ describe('blocks', () => {
   let root: string;
   let file: string;
   let kernel: TestKernel;
-  const ask = (uuid: string, parent: string, name: string, input: object) => ({ ...assistant(uuid, parent, [{ type: 'tool_use', id: `t-${uuid}`, name, input }], 'tool_use') });
+  const ask = (uuid: string, parent: string, name: string, input: object) => ({
+    ...assistant(uuid, parent, [{ type: 'tool_use', id: `t-${uuid}`, name, input }], 'tool_use'),
+  });
 
   beforeEach(async () => {
     root = mkdtempSync(join(tmpdir(), 'loom-goals-'));
@@ -176,7 +184,10 @@ describe('blocks', () => {
       return all.length === 2 && all[1].status === 'COMPLETED' && all;
     }, 'the second turn to complete');
     expect(first.rolledUpStatus).toBe('COMPLETED');
-    expect(first.children.map((c: any) => [c.title, c.status])).toEqual([['Write the migration', 'COMPLETED'], ['Run every test', 'COMPLETED']]);
+    expect(first.children.map((c: any) => [c.title, c.status])).toEqual([
+      ['Write the migration', 'COMPLETED'],
+      ['Run every test', 'COMPLETED'],
+    ]);
     expect(second.children).toEqual([]);
   });
 

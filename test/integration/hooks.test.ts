@@ -96,7 +96,14 @@ describe('loom hooks', () => {
   it('writes what Claude Code sends to the state dir when the installed command runs', async () => {
     await loom('hooks', 'install');
     const command = JSON.parse(readFileSync(join(config, 'settings.json'), 'utf8')).hooks.Notification[0].hooks[0].command;
-    const input = JSON.stringify({ session_id: 'abc', transcript_path: '/t/abc.jsonl', cwd: '/w', hook_event_name: 'Notification', message: 'Claude needs your permission to use Bash', prompt: 'a "secret" \\ prompt' });
+    const input = JSON.stringify({
+      session_id: 'abc',
+      transcript_path: '/t/abc.jsonl',
+      cwd: '/w',
+      hook_event_name: 'Notification',
+      message: 'Claude needs your permission to use Bash',
+      prompt: 'a "secret" \\ prompt',
+    });
     const result = spawnSync('sh', ['-c', command], { input, encoding: 'utf8' });
     expect(result.status).toBe(0);
     const line = JSON.parse(readFileSync(join(state, 'states', 'abc.jsonl'), 'utf8'));
@@ -114,7 +121,9 @@ describe('loom hooks', () => {
     expect(hook('{"session_id":"dup"},"event":"Stop","loom_session":"theirs","x":{}').status).toBe(0);
     expect(hook('{"session_id":"broken", "event": "Stop" oops}').status).toBe(0);
     for (const id of ['dup', 'broken']) {
-      const lines = readFileSync(join(state, 'states', `${id}.jsonl`), 'utf8').trim().split('\n');
+      const lines = readFileSync(join(state, 'states', `${id}.jsonl`), 'utf8')
+        .trim()
+        .split('\n');
       expect(lines, id).toHaveLength(1);
       const line = JSON.parse(lines[0]);
       expect(Object.keys(line).sort(), id).toEqual(['event', 'input', 'loom_session', 't']);
@@ -129,7 +138,11 @@ describe('loom hooks', () => {
     const noSession = spawnSync(process.execPath, [LOOM, 'hook', 'Stop', '--state', state], { input: '{"session_id":"../escape"}', encoding: 'utf8' });
     expect(noSession.status).toBe(0);
     expect(readFileSync(join(state, 'hook-errors.log'), 'utf8')).toMatch(/no usable session_id/);
-    const nowhere = spawnSync(process.execPath, [LOOM, 'hook', 'Stop', '--state', '/proc/loom-cannot-write-here'], { input: '{"session_id":"x"}', encoding: 'utf8', timeout: 10_000 });
+    const nowhere = spawnSync(process.execPath, [LOOM, 'hook', 'Stop', '--state', '/proc/loom-cannot-write-here'], {
+      input: '{"session_id":"x"}',
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     expect(nowhere.status).toBe(0);
     expect(existsSync('/proc/loom-cannot-write-here')).toBe(false);
   });

@@ -32,7 +32,9 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const at = (iso: string) => <T extends object>(record: T): T => ({ ...record, timestamp: iso });
+const at =
+  (iso: string) =>
+  <T extends object>(record: T): T => ({ ...record, timestamp: iso });
 
 describe('loom run', () => {
   it('keeps a resumed session as one session with both files, its history in order, and one feed', async () => {
@@ -42,13 +44,24 @@ describe('loom run', () => {
     await run(process.execPath, [LOOM, 'run', '--state', state, '--', 'sh', fake, 'first'], { env });
     const identity = JSON.parse(readFileSync(join(state, 'states', 'first.jsonl'), 'utf8')).loom_session;
     expect(identity).toMatch(/^[0-9a-f-]{36}$/);
-    writeFileSync(join(project, 'first.jsonl'), line(at('2026-03-01T10:00:00Z')(prompt('p1', null, 'start the port'))) + line(at('2026-03-01T10:01:00Z')(assistant('a1', 'p1', [say('started')], 'end_turn'))));
-    await until(async () => (await kernel!.gql(`{ session(id: "test:${identity}") { atomCount } }`)).data.session?.atomCount === 2, 'the first file under the Loom session');
+    writeFileSync(
+      join(project, 'first.jsonl'),
+      line(at('2026-03-01T10:00:00Z')(prompt('p1', null, 'start the port'))) +
+        line(at('2026-03-01T10:01:00Z')(assistant('a1', 'p1', [say('started')], 'end_turn'))),
+    );
+    await until(
+      async () => (await kernel!.gql(`{ session(id: "test:${identity}") { atomCount } }`)).data.session?.atomCount === 2,
+      'the first file under the Loom session',
+    );
 
     // Resumed later: Claude Code writes a new file whose chain starts fresh.
     await run(process.execPath, [LOOM, 'run', '--state', state, '--', 'sh', fake, 'second', '--resume', 'first'], { env });
     expect(JSON.parse(readFileSync(join(state, 'states', 'second.jsonl'), 'utf8')).loom_session).toBe(identity);
-    writeFileSync(join(project, 'second.jsonl'), line(at('2026-03-02T09:00:00Z')(prompt('p2', null, 'finish the port'))) + line(at('2026-03-02T09:05:00Z')(assistant('a2', 'p2', [say('finished')], 'end_turn'))));
+    writeFileSync(
+      join(project, 'second.jsonl'),
+      line(at('2026-03-02T09:00:00Z')(prompt('p2', null, 'finish the port'))) +
+        line(at('2026-03-02T09:05:00Z')(assistant('a2', 'p2', [say('finished')], 'end_turn'))),
+    );
 
     const session = await until(async () => {
       const { data } = await kernel!.gql(`{ session(id: "test:${identity}") { epoch files { fsid } turns { atoms { uuid sequence } } goals { title } } }`);
@@ -56,7 +69,12 @@ describe('loom run', () => {
     }, 'the resumed file to join');
     expect(session.files.map((f: any) => f.fsid).sort()).toEqual(['first', 'second']);
     expect(session.epoch).toBe(1);
-    expect(session.turns.flatMap((t: any) => t.atoms.map((a: any) => [a.uuid, a.sequence]))).toEqual([['p1', 1], ['a1', 2], ['p2', 3], ['a2', 4]]);
+    expect(session.turns.flatMap((t: any) => t.atoms.map((a: any) => [a.uuid, a.sequence]))).toEqual([
+      ['p1', 1],
+      ['a1', 2],
+      ['p2', 3],
+      ['a2', 4],
+    ]);
     expect(session.goals.map((g: any) => g.title)).toEqual(['start the port', 'finish the port']);
     const { data } = await kernel.gql(`{ sessions { nodes { key } } }`);
     expect(data.sessions.nodes.map((s: any) => s.key)).toEqual([identity]);

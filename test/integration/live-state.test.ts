@@ -27,7 +27,13 @@ afterEach(async () => {
 });
 
 function hook(event: string, fields: object = {}): void {
-  const input = JSON.stringify({ session_id: 's1', transcript_path: join(root, '-home-dev-demo', 's1.jsonl'), cwd: '/home/dev/demo', hook_event_name: event, ...fields });
+  const input = JSON.stringify({
+    session_id: 's1',
+    transcript_path: join(root, '-home-dev-demo', 's1.jsonl'),
+    cwd: '/home/dev/demo',
+    hook_event_name: event,
+    ...fields,
+  });
   const result = spawnSync('sh', [HOOK, event, kernel.stateDir], { input, encoding: 'utf8' });
   expect(result.status).toBe(0);
 }
@@ -59,7 +65,9 @@ describe('live state from hooks', () => {
   });
 
   it('puts an idle span in the turn a harness notice revived, as an IDLE atom from the Stop to the notice', async () => {
-    const at = (iso: string) => <T extends object>(record: T): T => ({ ...record, timestamp: iso });
+    const at =
+      (iso: string) =>
+      <T extends object>(record: T): T => ({ ...record, timestamp: iso });
     writeFileSync(
       join(root, '-home-dev-demo', 'bg.jsonl'),
       line(at('2026-05-01T10:00:00.100Z')(prompt('p1', null, 'run the suite in the background'))) +

@@ -175,7 +175,9 @@ describe('following a growing transcript', () => {
     appendFileSync(file, conversation(6).bytes);
     const stream = subscribe();
     await until(() => stream.atoms().length === 7, 'all 7 atoms').catch((err) => {
-      throw new Error(`${err.message}; frames: ${JSON.stringify(stream.frames.map((f: any) => [f.kind, f.cursor, f.atoms.length]))}; logs: ${kernel.logs.join(' | ')}`);
+      throw new Error(
+        `${err.message}; frames: ${JSON.stringify(stream.frames.map((f: any) => [f.kind, f.cursor, f.atoms.length]))}; logs: ${kernel.logs.join(' | ')}`,
+      );
     });
     truncateSync(file, line(prompt('u0', null, 'start the job')).length);
     const reset = await until(() => stream.frames.find((f: any) => f.reset), 'a reset frame');
@@ -250,7 +252,7 @@ describe('following a growing transcript', () => {
     await Promise.all([sessions.end(), feed.end(), everything.end()]);
   });
 
-  it('gives the sessions\' version at once, and a higher one after each change', async () => {
+  it("gives the sessions' version at once, and a higher one after each change", async () => {
     const versions: number[] = [];
     const iterator = kernel.ws().iterate({ query: `subscription { sessionsVersion }` });
     const consume = (async () => {

@@ -50,11 +50,17 @@ describe('events', () => {
 
     const { data } = await kernel.gql(graphql(`query($id: ID!) { session(id: $id) { turns { id atoms { uuid } } } }`), { id: LARGEST });
     const turn = data.session!.turns[1];
-    const inTurn = await kernel.gql(graphql(`query($id: ID!, $turn: ID!) { events(sessionId: $id, turnId: $turn, limit: 1000) { uuid } }`), { id: LARGEST, turn: turn.id });
+    const inTurn = await kernel.gql(graphql(`query($id: ID!, $turn: ID!) { events(sessionId: $id, turnId: $turn, limit: 1000) { uuid } }`), {
+      id: LARGEST,
+      turn: turn.id,
+    });
     expect(inTurn.data.events.map((a) => a.uuid)).toEqual(turn.atoms.map((a) => a.uuid));
 
     const pivot = path[500];
-    const since = await kernel.gql(graphql(`query($id: ID!, $since: String) { events(sessionId: $id, since: $since, limit: 1000) { uuid t } }`), { id: LARGEST, since: pivot.t });
+    const since = await kernel.gql(graphql(`query($id: ID!, $since: String) { events(sessionId: $id, since: $since, limit: 1000) { uuid t } }`), {
+      id: LARGEST,
+      since: pivot.t,
+    });
     expect(since.data.events.every((a) => a.t >= pivot.t)).toBe(true);
     expect(since.data.events.map((a) => a.uuid)).toEqual(path.filter((a) => a.t >= pivot.t).map((a) => a.uuid));
 

@@ -44,13 +44,23 @@ function closeCode(init: object | null, headers: Record<string, string> = {}): P
 describe('Host and Origin', () => {
   it('refuses foreign Host names on HTTP and on the upgrade, and serves the three loopback forms', async () => {
     for (const host of ['evil.example', 'localhost.evil.com', `192.168.7.7:${port}`, `evil.example:${port}`]) {
-      const res = await raw(port, { path: '/graphql', method: 'POST', headers: { host, 'x-loom-token': kernel.token, 'content-type': 'application/json' }, body: QUERY });
+      const res = await raw(port, {
+        path: '/graphql',
+        method: 'POST',
+        headers: { host, 'x-loom-token': kernel.token, 'content-type': 'application/json' },
+        body: QUERY,
+      });
       expect(res.status, host).toBe(403);
       expect(res.body).not.toContain('secret');
       expect(await upgradeStatus(port, { host }), host).toBe(403);
     }
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
-      const res = await raw(port, { path: '/graphql', method: 'POST', headers: { host, 'x-loom-token': kernel.token, 'content-type': 'application/json' }, body: QUERY });
+      const res = await raw(port, {
+        path: '/graphql',
+        method: 'POST',
+        headers: { host, 'x-loom-token': kernel.token, 'content-type': 'application/json' },
+        body: QUERY,
+      });
       expect(res.status, host).toBe(200);
       expect(res.body).toContain('the secret plan');
       expect(await upgradeStatus(port, { host, origin: `http://${host}` }), host).toBe(101);
@@ -112,7 +122,12 @@ describe('the token', () => {
     const page = await raw(port, { path: '/', headers: { accept: 'text/html' } });
     expect(page.body).toContain('<form method="post" action="/login">');
     expect(page.body).not.toMatch(/<script/);
-    const wrong = await raw(port, { method: 'POST', path: '/login', headers: { origin: own(), 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=nope' });
+    const wrong = await raw(port, {
+      method: 'POST',
+      path: '/login',
+      headers: { origin: own(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'token=nope',
+    });
     expect(wrong.status).toBe(401);
     const right = await raw(port, {
       method: 'POST',
@@ -122,7 +137,12 @@ describe('the token', () => {
     });
     expect(right.status).toBe(303);
     expect(String(right.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
-    const crossSite = await raw(port, { method: 'POST', path: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${kernel.token}` });
+    const crossSite = await raw(port, {
+      method: 'POST',
+      path: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${kernel.token}`,
+    });
     expect(crossSite.status).toBe(403);
   });
 
@@ -145,15 +165,26 @@ describe('the token', () => {
 
   it('lets the owner in once 1,000 wrong tokens from the same address stop', async () => {
     const statuses = await Promise.all(
-      Array.from({ length: 1000 }, () => raw(port, { method: 'POST', path: '/graphql', headers: { 'x-loom-token': 'guess', 'content-type': 'application/json' }, body: QUERY })),
+      Array.from({ length: 1000 }, () =>
+        raw(port, { method: 'POST', path: '/graphql', headers: { 'x-loom-token': 'guess', 'content-type': 'application/json' }, body: QUERY }),
+      ),
     );
     expect(statuses.every((r) => r.status === 401 || r.status === 429)).toBe(true);
     expect(statuses.filter((r) => r.status === 401).length).toBeLessThan(100);
     // a guess comes back every 100 ms, and the owner's token is one (a generous bound: CI never times)
-    const owner = await until(async () => {
-      const res = await raw(port, { method: 'POST', path: '/graphql', headers: { 'x-loom-token': kernel.token, 'content-type': 'application/json' }, body: QUERY });
-      return res.status === 200 ? res : null;
-    }, 'the owner let in after the guesses stopped', 5000);
+    const owner = await until(
+      async () => {
+        const res = await raw(port, {
+          method: 'POST',
+          path: '/graphql',
+          headers: { 'x-loom-token': kernel.token, 'content-type': 'application/json' },
+          body: QUERY,
+        });
+        return res.status === 200 ? res : null;
+      },
+      'the owner let in after the guesses stopped',
+      5000,
+    );
     expect(owner.body).toContain('the secret plan');
   });
 });
@@ -182,7 +213,11 @@ describe('GraphQL limits', () => {
   const tokens = `{ hosts { ${'id '.repeat(5000)}} }`;
 
   it('refuses a query 20 deep, one with 100 aliases and one of 10,000 tokens on HTTP, running nothing', async () => {
-    for (const [query, limit] of [[deep, /depth|cost/i], [aliases, /aliases/i], [tokens, /token/i]] as const) {
+    for (const [query, limit] of [
+      [deep, /depth|cost/i],
+      [aliases, /aliases/i],
+      [tokens, /token/i],
+    ] as const) {
       const res = await kernel.gql(query);
       expect(res.errors?.[0]?.message).toMatch(limit);
       expect(res.data).toBeUndefined();
@@ -191,7 +226,11 @@ describe('GraphQL limits', () => {
 
   it('refuses the same queries over the WebSocket', async () => {
     const client = kernel.ws();
-    for (const [query, limit] of [[deep, /depth|cost/i], [aliases, /aliases/i], [tokens, /token/i]] as const) {
+    for (const [query, limit] of [
+      [deep, /depth|cost/i],
+      [aliases, /aliases/i],
+      [tokens, /token/i],
+    ] as const) {
       const result = await new Promise<any>((resolve) => client.subscribe({ query }, { next: resolve, error: resolve, complete: () => {} }));
       const errors = Array.isArray(result) ? result : result.errors;
       expect(errors[0].message).toMatch(limit);
@@ -218,7 +257,7 @@ describe('what errors and pages reveal', () => {
     const res = await raw(port, { path: '/', headers: { 'x-loom-token': kernel.token } });
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toMatch(/script-src 'self'(;|$)/);
-    expect(csp).not.toContain('unsafe-inline\' ;');
+    expect(csp).not.toContain("unsafe-inline' ;");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
@@ -373,7 +412,9 @@ describe('WebSocket limits', () => {
     expect(JSON.stringify(errors[0])).toMatch(/at most 100 subscriptions per connection/);
     expect(errors).toHaveLength(1);
     // a query ends with its answer: it does not count (a hub asks everything on one socket)
-    const answer = await new Promise((resolve, reject) => client.subscribe({ query: '{ kernel { version } }' }, { next: resolve, error: reject, complete: () => {} }));
+    const answer = await new Promise((resolve, reject) =>
+      client.subscribe({ query: '{ kernel { version } }' }, { next: resolve, error: reject, complete: () => {} }),
+    );
     expect(answer).toEqual({ data: { kernel: { version: VERSION } } });
     for (const stop of stops) stop();
   });

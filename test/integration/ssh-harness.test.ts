@@ -37,8 +37,7 @@ describe('real sshd harness', () => {
 
   beforeAll(async () => {
     sshd = await startSshd({
-      sshConfig: ({ port, user, userKey }) =>
-        `Host spoke\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ${userKey}\n`,
+      sshConfig: ({ port, user, userKey }) => `Host spoke\n  HostName 127.0.0.1\n  Port ${port}\n  User ${user}\n  IdentityFile ${userKey}\n`,
     });
   });
   afterAll(async () => {
@@ -176,10 +175,14 @@ function httpGetThrough(client: Client, port: number): Promise<string> {
 /** OpenSSH reads ~ from the password database, not $HOME: point it at the temp HOME's files. */
 function sshArgs(home: string): string[] {
   return [
-    '-o', 'BatchMode=yes',
-    '-o', 'StrictHostKeyChecking=yes',
-    '-o', `UserKnownHostsFile=${join(home, '.ssh', 'known_hosts')}`,
-    '-o', 'GlobalKnownHostsFile=/dev/null',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'StrictHostKeyChecking=yes',
+    '-o',
+    `UserKnownHostsFile=${join(home, '.ssh', 'known_hosts')}`,
+    '-o',
+    'GlobalKnownHostsFile=/dev/null',
   ];
 }
 

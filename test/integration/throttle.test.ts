@@ -23,7 +23,8 @@ afterAll(async () => {
 });
 
 const QUERY = JSON.stringify({ query: '{ kernel { version } }' });
-const withHeader = (token: string) => raw(kernel.port, { method: 'POST', path: '/graphql', headers: { 'x-loom-token': token, 'content-type': 'application/json' }, body: QUERY });
+const withHeader = (token: string) =>
+  raw(kernel.port, { method: 'POST', path: '/graphql', headers: { 'x-loom-token': token, 'content-type': 'application/json' }, body: QUERY });
 const withLink = (token: string) => raw(kernel.port, { path: `/?token=${encodeURIComponent(token)}`, headers: { 'sec-fetch-site': 'none' } });
 
 function wsClose(token: string): Promise<number> {

@@ -54,8 +54,13 @@ describe('the timeline over the fixtures', () => {
   it('draws a bar per segment of each turn, with the turn id, the trigger and the input', async () => {
     const id = 'test:29ccd257-68b1-427f-ae5f-6524b7cb6f20';
     const [lane] = (await kernel.gql(TIMELINE, { ...EVER, sessions: [id] })).data.timeline;
-    const { turns } = (await kernel.gql(`query($id: ID!) { session(id: $id) { turns { id index t trigger { t promptLine }
-      segments { index t end input { promptLine } } } } }`, { id })).data.session;
+    const { turns } = (
+      await kernel.gql(
+        `query($id: ID!) { session(id: $id) { turns { id index t trigger { t promptLine }
+      segments { index t end input { promptLine } } } } }`,
+        { id },
+      )
+    ).data.session;
     const segments = turns.flatMap((turn: any) =>
       turn.segments.map((s: any) => ({
         turnId: turn.id,
@@ -98,7 +103,9 @@ describe('the timeline over the fixtures', () => {
 describe('idle spans and live stripes', () => {
   let root: string;
   let kernel: TestKernel;
-  const at = (iso: string) => <T extends object>(record: T): T => ({ ...record, timestamp: `2026-05-01T${iso}Z` });
+  const at =
+    (iso: string) =>
+    <T extends object>(record: T): T => ({ ...record, timestamp: `2026-05-01T${iso}Z` });
   const hookLine = (session: string, t: string, event: string, input: object = {}) =>
     `${JSON.stringify({ t: `2026-05-01T${t}Z`, event, loom_session: null, input: { session_id: session, hook_event_name: event, ...input } })}\n`;
   const permission = { message: 'Claude needs your permission to use Bash', notification_type: 'permission_prompt' };
@@ -125,7 +132,10 @@ describe('idle spans and live stripes', () => {
     );
     writeFileSync(
       join(kernel.stateDir, 'states', 'bg.jsonl'),
-      hookLine('bg', '10:00:00', 'UserPromptSubmit') + hookLine('bg', '10:00:02', 'Stop') + hookLine('bg', '10:05:05', 'Notification', permission) + hookLine('bg', '10:05:22', 'Stop'),
+      hookLine('bg', '10:00:00', 'UserPromptSubmit') +
+        hookLine('bg', '10:00:02', 'Stop') +
+        hookLine('bg', '10:05:05', 'Notification', permission) +
+        hookLine('bg', '10:05:22', 'Stop'),
     );
     writeFileSync(
       join(kernel.stateDir, 'states', 'ask.jsonl'),

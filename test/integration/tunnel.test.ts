@@ -94,10 +94,12 @@ describe('operations to a remote kernel through its SSH tunnel', () => {
 
   it('gives an operation one deadline, its wait for a place included, so hung operations ahead never hold it longer', async () => {
     const remote = await heldKernelThroughSsh(1_000);
-    const asked = Array.from({ length: 9 }, () => remote.client.query('{ version }').then(
-      () => 'answered',
-      (err: Error) => err.message,
-    ));
+    const asked = Array.from({ length: 9 }, () =>
+      remote.client.query('{ version }').then(
+        () => 'answered',
+        (err: Error) => err.message,
+      ),
+    );
     const outcomes = await Promise.all(asked);
     expect(outcomes.slice(0, 8)).toEqual(Array(8).fill('the remote kernel did not answer within 1 s'));
     expect(outcomes[8]).toBe('the remote kernel did not answer within 1 s: the operations before this one were still running');

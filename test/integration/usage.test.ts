@@ -37,9 +37,13 @@ describe('usage over the real fixtures', () => {
     expect([...ours.keys()].sort()).toEqual(theirs.map((d) => d.period).sort());
     for (const day of theirs) {
       const row: any = ours.get(day.period);
-      expect(
-        { day: day.period, input: row.inputTokens, output: row.outputTokens, write: row.cacheCreationTokens, read: row.cacheReadTokens },
-      ).toEqual({ day: day.period, input: day.inputTokens, output: day.outputTokens, write: day.cacheCreationTokens, read: day.cacheReadTokens });
+      expect({ day: day.period, input: row.inputTokens, output: row.outputTokens, write: row.cacheCreationTokens, read: row.cacheReadTokens }).toEqual({
+        day: day.period,
+        input: day.inputTokens,
+        output: day.outputTokens,
+        write: day.cacheCreationTokens,
+        read: day.cacheReadTokens,
+      });
       expect(row.costStatus).toBe('ESTIMATED');
       expect(Math.abs(row.cost - day.totalCost) / day.totalCost, day.period).toBeLessThan(0.01);
     }
@@ -61,7 +65,9 @@ describe('usage over the real fixtures', () => {
   it('counts days in the time zone asked for, filters by time, and refuses a zone it does not know', async () => {
     const utc = (await kernel.gql(graphql(`{ usage(groupBy: DAY, since: "2026-02-11T00:00:00Z", until: "2026-02-13T00:00:00Z") { key } }`))).data.usage;
     expect(utc.map((r) => r.key)).toEqual(['2026-02-11', '2026-02-12']);
-    const tokyo = (await kernel.gql(graphql(`{ usage(groupBy: DAY, since: "2026-02-11T00:00:00Z", until: "2026-02-13T00:00:00Z", timeZone: "Asia/Tokyo") { key } }`))).data.usage;
+    const tokyo = (
+      await kernel.gql(graphql(`{ usage(groupBy: DAY, since: "2026-02-11T00:00:00Z", until: "2026-02-13T00:00:00Z", timeZone: "Asia/Tokyo") { key } }`))
+    ).data.usage;
     expect(tokyo.map((r) => r.key)).toContain('2026-02-13');
     const bad = await kernel.gql(graphql(`{ usage(timeZone: "Mars/Olympus") { key } }`));
     expect(bad.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/IANA time zone/) });
@@ -73,7 +79,13 @@ describe('usage over the real fixtures', () => {
 describe('usage of one session', () => {
   let root: string;
   let kernel: TestKernel;
-  const usage = (input: number, output: number, extra: object = {}) => ({ input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...extra });
+  const usage = (input: number, output: number, extra: object = {}) => ({
+    input_tokens: input,
+    output_tokens: output,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    ...extra,
+  });
   const line2 = (uuid: string, parent: string, content: unknown[], stop: string | null, model: string, id: string, u: object) => {
     const r = assistant(uuid, parent, content, stop) as any;
     r.requestId = `req_${id}`;
@@ -89,7 +101,15 @@ describe('usage of one session', () => {
       line(prompt('p1', null, 'go')) +
         // One API message written as two lines; the first copy carries a partial output count.
         line2('a1', 'p1', [say('thinking…')], null, 'claude-opus-4-6', 'm1', usage(10, 1)) +
-        line2('a2', 'a1', [say('done')], 'end_turn', 'claude-opus-4-6', 'm1', usage(10, 500, { cache_creation_input_tokens: 1000, cache_creation: { ephemeral_5m_input_tokens: 400, ephemeral_1h_input_tokens: 600 } })) +
+        line2(
+          'a2',
+          'a1',
+          [say('done')],
+          'end_turn',
+          'claude-opus-4-6',
+          'm1',
+          usage(10, 500, { cache_creation_input_tokens: 1000, cache_creation: { ephemeral_5m_input_tokens: 400, ephemeral_1h_input_tokens: 600 } }),
+        ) +
         line(prompt('p2', 'a2', 'and on a model nobody priced')) +
         line2('a3', 'p2', [say('ok')], 'end_turn', 'claude-imaginary-9', 'm2', usage(5, 5)),
     );
@@ -101,10 +121,19 @@ describe('usage of one session', () => {
   });
 
   it('counts an API message written as several lines once, as its largest copy, priced by cache lifetime', async () => {
-    const { data } = await kernel.gql(`{ session(id: "test:u1") { turns { usage { inputTokens outputTokens cacheCreationTokens cacheCreation5mTokens cacheCreation1hTokens cost costStatus costSource }
+    const { data } =
+      await kernel.gql(`{ session(id: "test:u1") { turns { usage { inputTokens outputTokens cacheCreationTokens cacheCreation5mTokens cacheCreation1hTokens cost costStatus costSource }
       atoms { uuid usage { outputTokens } } } } }`);
     const [first, second] = data.session.turns;
-    expect(first.usage).toMatchObject({ inputTokens: 10, outputTokens: 500, cacheCreationTokens: 1000, cacheCreation5mTokens: 400, cacheCreation1hTokens: 600, costStatus: 'ESTIMATED', costSource: 'CATALOG' });
+    expect(first.usage).toMatchObject({
+      inputTokens: 10,
+      outputTokens: 500,
+      cacheCreationTokens: 1000,
+      cacheCreation5mTokens: 400,
+      cacheCreation1hTokens: 600,
+      costStatus: 'ESTIMATED',
+      costSource: 'CATALOG',
+    });
     // opus-4-6: input $5, output $25, 5m writes $6.25, 1h writes $10 per million tokens.
     expect(first.usage.cost).toBeCloseTo((10 * 5 + 500 * 25 + 400 * 6.25 + 600 * 10) / 1e6, 12);
     expect(first.atoms.map((a: any) => a.usage?.outputTokens ?? null)).toEqual([null, 1, 500]);

@@ -54,7 +54,10 @@ describe('a projects tree with links out of it and into a loop', () => {
 
   it('logs each skipped link once, and no ELOOP', () => {
     for (const [what, path] of Object.entries(links)) {
-      expect(kernel.logs.filter((l) => l.includes(path)), what).toHaveLength(1);
+      expect(
+        kernel.logs.filter((l) => l.includes(path)),
+        what,
+      ).toHaveLength(1);
     }
     expect(kernel.logs.filter((l) => /ELOOP/.test(l))).toEqual([]);
   });

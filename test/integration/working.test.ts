@@ -16,7 +16,9 @@ import { until } from '../helpers/wait';
 const HOOK = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom-hook.sh');
 const MINUTE = 60_000;
 const FEED = graphql(`{ feed { working { id status rolledUpStatus outcome updatedAt } completed { id status rolledUpStatus outcome updatedAt } } }`);
-const TIMELINE = graphql(`query($sessions: [ID!]) { timeline(from: "2000-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", sessions: $sessions) { bars { turnId end status } } }`);
+const TIMELINE = graphql(
+  `query($sessions: [ID!]) { timeline(from: "2000-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z", sessions: $sessions) { bars { turnId end status } } }`,
+);
 
 /**
  * The asks the fixtures' feed listed as working before it needed a sign of life, with their last
@@ -76,7 +78,12 @@ describe('the working column over written transcripts', () => {
   let kernel: TestKernel | undefined;
   const file = (name: string) => join(root, '-home-dev-demo', `${name}.jsonl`);
   const todos = (uuid: string, parent: string) =>
-    assistant(uuid, parent, [{ type: 'tool_use', id: `t-${uuid}`, name: 'TodoWrite', input: { todos: [{ content: 'write the migration', status: 'pending' }] } }], 'tool_use');
+    assistant(
+      uuid,
+      parent,
+      [{ type: 'tool_use', id: `t-${uuid}`, name: 'TodoWrite', input: { todos: [{ content: 'write the migration', status: 'pending' }] } }],
+      'tool_use',
+    );
 
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'loom-working-'));

@@ -105,12 +105,7 @@ describe('edges of the active path', () => {
   });
 
   it('keeps its generation when it falls asleep and wakes with nothing changed', () => {
-    const lines = [
-      prompt('p1', null, 'first'),
-      assistant('a1', 'p1', [say('one')], 'end_turn'),
-      prompt('p2', 'a1', 'rewound'),
-      prompt('p3', 'a1', 'again'),
-    ];
+    const lines = [prompt('p1', null, 'first'), assistant('a1', 'p1', [say('one')], 'end_turn'), prompt('p2', 'a1', 'rewound'), prompt('p3', 'a1', 'again')];
     const session = feed([['/f.jsonl', lines]]);
     expect(session.generation).toBe(1);
     session.sleep('name');

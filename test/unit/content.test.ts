@@ -13,8 +13,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const meta = (file: string, uuid: string, length: number): AtomMeta =>
-  ({ uuid, file, fsid: 's', offset: 0, length, sequence: 1, type: 'user' }) as AtomMeta;
+const meta = (file: string, uuid: string, length: number): AtomMeta => ({ uuid, file, fsid: 's', offset: 0, length, sequence: 1, type: 'user' }) as AtomMeta;
 
 describe('loading atom content', () => {
   it('reads a line back by its byte range', async () => {
@@ -37,7 +36,12 @@ describe('loading atom content', () => {
 
   it('turns string content into a text block and keeps unknown blocks whole', () => {
     expect(toBlocks('plain')).toEqual([{ type: 'text', text: 'plain' }]);
-    expect(toBlocks([{ type: 'tool_result', tool_use_id: 't1', content: 'ok', is_error: true }, { type: 'server_tool_use', id: 'x' }])).toEqual([
+    expect(
+      toBlocks([
+        { type: 'tool_result', tool_use_id: 't1', content: 'ok', is_error: true },
+        { type: 'server_tool_use', id: 'x' },
+      ]),
+    ).toEqual([
       { type: 'tool_result', toolUseId: 't1', toolName: null, content: 'ok', isError: true, images: [] },
       { type: 'opaque', blockType: 'server_tool_use', raw: { type: 'server_tool_use', id: 'x' } },
     ]);

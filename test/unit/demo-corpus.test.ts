@@ -14,7 +14,10 @@ async function tempDir(): Promise<string> {
 
 async function jsonlFiles(root: string): Promise<string[]> {
   const names = await readdir(root, { recursive: true });
-  return names.filter((name) => name.endsWith('.jsonl')).map((name) => join(root, name)).sort();
+  return names
+    .filter((name) => name.endsWith('.jsonl'))
+    .map((name) => join(root, name))
+    .sort();
 }
 
 /** Parses a JSONL file, failing on a line that is not JSON or a file that does not end in a newline. */
@@ -47,13 +50,10 @@ function expectChained(lines: Line[]): void {
   }
 }
 
-const toolUses = (line: Line): Line[] =>
-  line.type === 'assistant' ? line.message.content.filter((block: Line) => block.type === 'tool_use') : [];
+const toolUses = (line: Line): Line[] => (line.type === 'assistant' ? line.message.content.filter((block: Line) => block.type === 'tool_use') : []);
 
 const toolResults = (line: Line): Line[] =>
-  line.type === 'user' && Array.isArray(line.message.content)
-    ? line.message.content.filter((block: Line) => block.type === 'tool_result')
-    : [];
+  line.type === 'user' && Array.isArray(line.message.content) ? line.message.content.filter((block: Line) => block.type === 'tool_result') : [];
 
 describe('writeDemoTree', () => {
   let root: string;
@@ -132,9 +132,7 @@ describe('writeDemoTree', () => {
     expect(parents).toHaveLength(1);
     const parent = parents[0]!;
     const file = parent.subagentFiles[0]!;
-    expect(relative(root, file)).toMatch(
-      new RegExp(`^${parent.project}/${parent.sessionId}/subagents/agent-[0-9a-f]{17}\\.jsonl$`),
-    );
+    expect(relative(root, file)).toMatch(new RegExp(`^${parent.project}/${parent.sessionId}/subagents/agent-[0-9a-f]{17}\\.jsonl$`));
     const agentId = /agent-([0-9a-f]{17})\.jsonl$/.exec(file)![1];
     const lines = await readLines(file);
     expect(lines[0]).toMatchObject({ parentUuid: null, type: 'user' });

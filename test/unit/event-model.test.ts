@@ -36,7 +36,10 @@ describe('the active path', () => {
       prompt('p2', 'a1', 'more'),
       assistant('a2', 'p2', [say('ok')], 'end_turn'),
       prompt('side', 'a1', 'a branch written later in the file'),
-      system('cb', null, 'compact_boundary', { logicalParentUuid: 'never-written', compactMetadata: { trigger: 'auto', preTokens: 1, preservedSegment: { tailUuid: 'a2' } } }),
+      system('cb', null, 'compact_boundary', {
+        logicalParentUuid: 'never-written',
+        compactMetadata: { trigger: 'auto', preTokens: 1, preservedSegment: { tailUuid: 'a2' } },
+      }),
       prompt('p3', 'cb', 'after compaction'),
     ]);
     expect(uuids).toEqual(['p1', 'a1', 'p2', 'a2', 'cb', 'p3']);
@@ -143,6 +146,9 @@ describe('bad and unknown input', () => {
     const turns = await source!.turns('h', 's1');
     expect(turns[0].atoms.map((a) => a.uuid)).toEqual(['p1', 'a1']);
     const [content] = await source!.content('h', 's1', [turns[0].atoms[1]]);
-    expect(content).toEqual([{ type: 'opaque', blockType: 'hologram', raw: { type: 'hologram', beam: 3 } }, { type: 'text', text: 'hi' }]);
+    expect(content).toEqual([
+      { type: 'opaque', blockType: 'hologram', raw: { type: 'hologram', beam: 3 } },
+      { type: 'text', text: 'hi' },
+    ]);
   });
 });

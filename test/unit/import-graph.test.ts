@@ -192,7 +192,7 @@ describe('the import graph', () => {
           "import type { A } from './a';",
           'import {',
           '  b,',
-          "  type C,",
+          '  type C,',
           "} from '../b';",
           "export * from './c';",
           "export { d } from './d';",

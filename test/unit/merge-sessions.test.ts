@@ -36,12 +36,14 @@ function localHost(name: string, held: Held[]) {
   const asked: (string | null)[] = [];
   return {
     asked,
-    page: (first: number) => (after: string | null): SessionPage => {
-      asked.push(after);
-      const { slice, cursors, hasNextPage, totalCount } = pageOf(held, first, after);
-      const sessions = slice.map((s) => ({ host: name, key: s.key, name: s.name ?? s.key, updatedAt: Date.parse(iso(s.minute)) }) as SessionSummary);
-      return { sessions, cursors, hasNextPage, totalCount };
-    },
+    page:
+      (first: number) =>
+      (after: string | null): SessionPage => {
+        asked.push(after);
+        const { slice, cursors, hasNextPage, totalCount } = pageOf(held, first, after);
+        const sessions = slice.map((s) => ({ host: name, key: s.key, name: s.name ?? s.key, updatedAt: Date.parse(iso(s.minute)) }) as SessionSummary);
+        return { sessions, cursors, hasNextPage, totalCount };
+      },
   };
 }
 

@@ -11,7 +11,22 @@ describe('the command a hub runs on a host', () => {
   });
 
   it('refuses whatever a shell would read as more than words, and a program found some other way', () => {
-    for (const command of ['', ' ', 'touch /tmp/x; loom', 'node loom.js', './loom', '~/bin/loom', 'loom $(id)', 'loom `id`', "/bin/sh -c 'id'", 'loom\tx', 'loom\nid', 'loom > /tmp/x', 'loom | sh', 'loom &']) {
+    for (const command of [
+      '',
+      ' ',
+      'touch /tmp/x; loom',
+      'node loom.js',
+      './loom',
+      '~/bin/loom',
+      'loom $(id)',
+      'loom `id`',
+      "/bin/sh -c 'id'",
+      'loom\tx',
+      'loom\nid',
+      'loom > /tmp/x',
+      'loom | sh',
+      'loom &',
+    ]) {
       expect(isRemoteCommand(command), command).toBe(false);
     }
   });

@@ -57,7 +57,6 @@ vi.mock('../../web/src/lib/client', () => ({
   },
 }));
 
-
 const atom = (sequence: number, id = `atom ${sequence}`): ChatAtom => ({
   id,
   sequence,

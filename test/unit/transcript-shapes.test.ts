@@ -38,7 +38,10 @@ async function readAppended(records: unknown[]) {
   await source.start();
   for (let i = 1; i < records.length; i++) {
     appendFileSync(file, line(records[i]));
-    const bytes = records.slice(0, i + 1).map(line).join('').length;
+    const bytes = records
+      .slice(0, i + 1)
+      .map(line)
+      .join('').length;
     await until(() => (source!.session('h', 's1')?.files[0].bytes ?? 0) >= bytes, `line ${i + 1} read`);
   }
   return read();
@@ -126,7 +129,13 @@ describe('parallel tool calls', () => {
   it('names each result after its call and keeps the picture a tool returned', async () => {
     await readWhole(parallelCalls);
     const page = await source!.transcript('h', 's1', 100, null);
-    const results = (await source!.content('h', 's1', page.entries.filter((a) => a.uuid.startsWith('r')))).flat();
+    const results = (
+      await source!.content(
+        'h',
+        's1',
+        page.entries.filter((a) => a.uuid.startsWith('r')),
+      )
+    ).flat();
     expect(results.map((b) => (b.type === 'tool_result' ? [b.toolUseId, b.toolName] : b.type))).toEqual([
       ['t1', 'Read'],
       ['t2', 'Read'],
@@ -188,7 +197,11 @@ describe('a new chain inside one file', () => {
   it('loads the divider as an atom with no content', async () => {
     await readWhole(newChain);
     const page = await source!.transcript('h', 's1', 100, null);
-    const [divider] = await source!.content('h', 's1', page.entries.filter((a) => a.subtype === 'new_chain'));
+    const [divider] = await source!.content(
+      'h',
+      's1',
+      page.entries.filter((a) => a.subtype === 'new_chain'),
+    );
     expect(divider).toEqual([]);
   });
 });
@@ -217,11 +230,7 @@ describe('rewinds', () => {
   });
 
   it('keeps a terminal note written on the branch that was rewound', async () => {
-    const { uuids, turns } = await readWhole([
-      ...rewind.slice(0, 4),
-      prompt('bash', 'p1', '<bash-input>ls</bash-input>'),
-      ...rewind.slice(4),
-    ]);
+    const { uuids, turns } = await readWhole([...rewind.slice(0, 4), prompt('bash', 'p1', '<bash-input>ls</bash-input>'), ...rewind.slice(4)]);
     expect(uuids).toEqual(['p1', 'a1', 'bash', 'p3', 'a4']);
     expect(turns.flatMap((t) => t.rewoundBranches).flatMap((b) => b.atoms.map((a) => a.uuid))).toEqual(['p2', 'a2', 'r2', 'a3']);
   });

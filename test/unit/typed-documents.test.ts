@@ -64,7 +64,10 @@ describe('the web typecheck', () => {
     writeFileSync(queries, original.replace('epoch generation maxSequence hasOlder', 'epoch generation maxSeq hasOlder'));
     expect(readFileSync(queries, 'utf8')).not.toBe(original);
     // only the store that reads the page, and what it imports: the whole web takes ~10 s
-    writeFileSync(join(scratch, 'web', 'tsconfig.probe.json'), JSON.stringify({ extends: './tsconfig.json', include: [], files: ['src/chat/transcript-feed.ts'] }));
+    writeFileSync(
+      join(scratch, 'web', 'tsconfig.probe.json'),
+      JSON.stringify({ extends: './tsconfig.json', include: [], files: ['src/chat/transcript-feed.ts'] }),
+    );
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const output = await new Promise<{ code: number; text: string }>((resolve) =>
       execFile(process.execPath, [tsc, '--noEmit', '-p', join(scratch, 'web', 'tsconfig.probe.json')], (err, stdout, stderr) =>

@@ -33,7 +33,9 @@ export function ToolCall({ call, result }: Props) {
           {result && (result.text || result.images.length === 0) && (
             <LongText className={result.isError ? 'tool-result error' : 'tool-result'} text={result.text || '(no output)'} />
           )}
-          {result?.images.map((image, i) => <Picture key={i} mediaType={image.mediaType} data={image.data} />)}
+          {result?.images.map((image, i) => (
+            <Picture key={i} mediaType={image.mediaType} data={image.data} />
+          ))}
         </div>
       )}
     </details>

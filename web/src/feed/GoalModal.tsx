@@ -84,9 +84,7 @@ export function GoalModal({ goalId, updatedAt, onClose }: Props) {
               ))}
             </ol>
           )}
-          <h3>
-            Parts {goal.children.length > 0 && <span className="feed-count">{progress(goal.children)}</span>}
-          </h3>
+          <h3>Parts {goal.children.length > 0 && <span className="feed-count">{progress(goal.children)}</span>}</h3>
           {goal.children.length === 0 ? (
             <p className="feed-empty">No todo items, tasks or subagents.</p>
           ) : (

@@ -60,8 +60,8 @@ export function LinkForm() {
       )}
       {keyUnknown && (
         <label className="net-accept">
-          <input type="checkbox" checked={acceptNewHostKey} onChange={(e) => setAcceptNewHostKey(e.target.checked)} /> accept a new host key (once
-          the fingerprint above is the host's), then Link again
+          <input type="checkbox" checked={acceptNewHostKey} onChange={(e) => setAcceptNewHostKey(e.target.checked)} /> accept a new host key (once the
+          fingerprint above is the host's), then Link again
         </label>
       )}
       {error && (

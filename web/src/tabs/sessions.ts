@@ -69,7 +69,10 @@ function start(): void {
   loadAll().catch((err: Error) => publish(store.get().byId, { loaded: true, error: err.message }));
   // after a reconnect the list may have missed changes: read it again
   connection.subscribe(() => {
-    if (connection.get() === 'stale') loadAll().then(connection.fresh).catch(() => undefined);
+    if (connection.get() === 'stale')
+      loadAll()
+        .then(connection.fresh)
+        .catch(() => undefined);
   });
 }
 

@@ -47,7 +47,12 @@ export function TimelineControls({ window, latest, all }: ControlsProps) {
         <button type="button" aria-label="Later" title="Later" onClick={() => set(pan(window, 0.5))}>
           →
         </button>
-        <button type="button" disabled={latest === null} title="Move to the newest activity" onClick={() => latest !== null && set(endingAt(latest, span(window)))}>
+        <button
+          type="button"
+          disabled={latest === null}
+          title="Move to the newest activity"
+          onClick={() => latest !== null && set(endingAt(latest, span(window)))}
+        >
           latest
         </button>
       </div>

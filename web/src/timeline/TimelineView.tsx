@@ -35,7 +35,11 @@ export function TimelineView({ window, shown, latest, all }: ViewProps) {
   const active = useMemo(() => shown.filter((s) => activeIn(window, s)), [shown, window]);
   const asked = active.slice(0, MAX_LANES);
   const version = asked.map((s) => `${s.id}@${s.updatedAt}@${s.live.since}`).join(' ');
-  const { lanes, error } = useTimeline(window, asked.map((s) => s.id), version);
+  const { lanes, error } = useTimeline(
+    window,
+    asked.map((s) => s.id),
+    version,
+  );
   // lanes answer a request made a moment ago: keep only those the filter still lets through
   const shownIds = useMemo(() => new Set(shown.map((s) => s.id)), [shown]);
   const visible = useMemo(() => (lanes ?? []).filter((lane) => shownIds.has(lane.session.id)), [lanes, shownIds]);
