@@ -39,10 +39,10 @@ function sourceFiles(dir: string): string[] {
   return files;
 }
 
-/** A relative specifier as the bundler resolves it: the file itself, then .ts, .tsx, index.ts, index.tsx. */
+/** A relative specifier as TypeScript resolves it: the file itself, then .ts, .tsx, .d.ts (a generated declaration), index.ts, index.tsx. */
 function resolveImport(from: string, spec: string): string | null {
   const base = resolve(dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')]) {
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}.d.ts`, join(base, 'index.ts'), join(base, 'index.tsx')]) {
     if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   }
   return null;
