@@ -46,11 +46,12 @@ export function parseLimitFlags(flags: string[]): QueryLimits {
 
 export function limitsPlugin(limits: QueryLimits) {
   return EnvelopArmorPlugin({
-    maxDepth: { n: limits.depth, ignoreIntrospection: true },
+    // a fragment spread is where fields are written, not a level of the answer: it costs nothing itself
+    maxDepth: { n: limits.depth, ignoreIntrospection: true, flattenFragments: true },
     maxAliases: { n: limits.aliases },
     maxTokens: { n: limits.tokens },
     maxDirectives: { n: limits.directives },
-    costLimit: { maxCost: limits.cost, ignoreIntrospection: true },
+    costLimit: { maxCost: limits.cost, ignoreIntrospection: true, flattenFragments: true },
     // no-suggestions.ts strips every "Did you mean …" (armor's own blocker misses enum values)
     blockFieldSuggestion: { enabled: false },
   });

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { query } from '../lib/gql';
+import { readFragment } from '../lib/graphql';
 import { AtomRow } from './AtomRow';
-import { REWOUND_BRANCHES } from './queries';
+import { ATOM, REWOUND_BRANCHES } from './queries';
 import { buildRows } from './rows';
 import type { ChatAtom, RewoundSummary } from './types';
 
@@ -22,8 +23,7 @@ export function RewoundBranches({ sessionId, branches }: { sessionId: string; br
       const { session } = await query(REWOUND_BRANCHES, { id: sessionId });
       const wanted = new Set(branches.map((b) => b.id));
       const loaded = (session?.turns ?? []).flatMap((t) => t.rewoundBranches).filter((b) => wanted.has(b.id));
-      // Loaded holds ChatAtoms: a field ATOM has and this document lacks fails here
-      setOpen(loaded.map((b): Loaded => ({ id: b.id, atoms: b.atoms })));
+      setOpen(loaded.map((b): Loaded => ({ id: b.id, atoms: readFragment(ATOM, b.atoms) })));
     } catch (err) {
       setError((err as Error).message);
     }

@@ -32,35 +32,17 @@ export const SESSION_HEAD = graphql(`
   }
 `);
 
-/**
- * The atoms of what rewinds took off a session's path, read when the reader opens one. ATOM's
- * fields written out: a spread here would count as a ninth level against the kernel's depth
- * limit. RewoundBranches.tsx holds them as ChatAtoms, so the two selections cannot drift apart.
- */
-export const REWOUND_BRANCHES = graphql(`
+/** The atoms of what rewinds took off a session's path, read when the reader opens one. */
+export const REWOUND_BRANCHES = graphql(
+  `
   query ChatRewound($id: ID!) {
     session(id: $id) {
-      turns {
-        rewoundBranches {
-          id
-          atoms {
-            id sequence type subtype t end model promptLine
-            author { kind peer }
-            content {
-              __typename
-              ... on TextBlock { text }
-              ... on ThinkingBlock { thinking }
-              ... on ToolUseBlock { toolUseId name input }
-              ... on ToolResultBlock { toolUseId toolName isError text images { mediaType data } }
-              ... on ImageBlock { mediaType data }
-              ... on OpaqueBlock { blockType }
-            }
-          }
-        }
-      }
+      turns { rewoundBranches { id atoms { ...ChatAtom } } }
     }
   }
-`);
+`,
+  [ATOM],
+);
 
 export const TRANSCRIPT_PAGE = graphql(
   `

@@ -1,9 +1,9 @@
 import { connection } from '../lib/connection';
 import { query, subscribe } from '../lib/gql';
-import type { Enum, ResultOf } from '../lib/graphql';
+import { type Enum, type ResultOf, readFragment } from '../lib/graphql';
 import { oncePerBurst } from '../lib/once-per-burst';
 import { createStore } from '../lib/store';
-import { SESSION_TAB_CHANGES, SESSION_TABS } from './queries';
+import { SESSION_TAB, SESSION_TAB_CHANGES, SESSION_TABS } from './queries';
 
 // Every top-level session, kept current: loaded in pages once, then patched by sessionsChanged.
 // One store for the tab strip, the timeline's lanes and the feed's tab labels.
@@ -11,7 +11,7 @@ import { SESSION_TAB_CHANGES, SESSION_TABS } from './queries';
 export type LiveKind = Enum<'LiveStateKind'>;
 
 /** One tab's fields (queries.ts): host status is null for this machine. */
-export type SessionTab = ResultOf<typeof SESSION_TABS>['sessions']['nodes'][number];
+export type SessionTab = ResultOf<typeof SESSION_TAB>;
 
 interface Snapshot {
   loaded: boolean;
@@ -46,7 +46,7 @@ async function loadAll(): Promise<void> {
   let after: string | null = null;
   for (;;) {
     const data: ResultOf<typeof SESSION_TABS> = await query(SESSION_TABS, { after });
-    for (const s of data.sessions.nodes) byId.set(s.id, s);
+    for (const s of readFragment(SESSION_TAB, data.sessions.nodes)) byId.set(s.id, s);
     if (!data.sessions.pageInfo.hasNextPage) break;
     after = data.sessions.pageInfo.endCursor;
   }
@@ -61,8 +61,7 @@ function start(): void {
   // changes first, so nothing that happens while the pages load is missed
   subscribe(SESSION_TAB_CHANGES, {}, ({ sessionsChanged: c }) => {
     connection.fresh();
-    // the change's session is a SessionTab: a field missing from either document fails here
-    const session: SessionTab | null = c.session;
+    const session = c.session ? readFragment(SESSION_TAB, c.session) : null;
     changes.set(c.sessionId, c.kind === 'REMOVED' || session?.parent ? null : session);
     publishChanges();
   });
