@@ -67,3 +67,21 @@ export const system = (uuid: string, parent: string | null, subtype: string, ext
 });
 
 export const progress = (uuid: string, parent: string | null) => ({ ...base(uuid, parent), type: 'progress', data: { type: 'hook_progress' } });
+
+/**
+ * 2.1.x parallel tool calls: one API message written as a line per block (the third call a
+ * browser screenshot), each result's parent its own call, the chain going on from the last.
+ */
+export const parallelToolCalls = () => [
+  prompt('p1', null, 'look at the page and both files'),
+  assistant('say', 'p1', [say('Reading all three at once.')], null, 'm1'),
+  assistant('u1', 'say', [toolUse('t1', 'Read')], null, 'm1'),
+  progress('g1', 'u1'),
+  assistant('u2', 'g1', [toolUse('t2', 'Read')], null, 'm1'),
+  progress('g2', 'u2'),
+  assistant('u3', 'g2', [toolUse('t3', 'mcp__browser__screenshot')], 'tool_use', 'm1'),
+  toolResult('r1', 'u1', 't1'),
+  toolResult('r2', 'u2', 't2'),
+  toolResult('r3', 'u3', 't3', screenshot('iVBORw0KGgo=')),
+  assistant('a2', 'r3', [say('All three read.')], 'end_turn'),
+];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
-import { assistant, line, progress, prompt, say, screenshot, toolResult, toolUse } from '../helpers/records';
+import { assistant, line, parallelToolCalls, prompt, say, toolResult, toolUse } from '../helpers/records';
 import { answeredCalls, keptPrompts } from '../helpers/transcript-truth';
 import { until } from '../helpers/wait';
 
@@ -155,7 +155,7 @@ describe('written transcripts, appended line by line', () => {
     root = mkdtempSync(join(tmpdir(), 'loom-fidelity-'));
     mkdirSync(join(root, '-home-dev-demo'));
     file = join(root, '-home-dev-demo', 'par.jsonl');
-    writeFileSync(file, line(prompt('p1', null, 'look at the page and both files')));
+    writeFileSync(file, line(parallelToolCalls()[0]));
     kernel = await startTestKernel(root);
   });
   afterAll(async () => {
@@ -173,19 +173,8 @@ describe('written transcripts, appended line by line', () => {
       for await (const result of iterator) frames.push(result.data!.sessionStream);
     })();
     await until(() => frames.length > 0, 'the snapshot');
-    const lines = [
-      assistant('say', 'p1', [say('Reading all three at once.')], null, 'm1'),
-      assistant('u1', 'say', [toolUse('t1', 'Read')], null, 'm1'),
-      progress('g1', 'u1'),
-      assistant('u2', 'g1', [toolUse('t2', 'Read')], null, 'm1'),
-      progress('g2', 'u2'),
-      assistant('u3', 'g2', [toolUse('t3', 'mcp__browser__screenshot')], 'tool_use', 'm1'),
-      toolResult('r1', 'u1', 't1'),
-      toolResult('r2', 'u2', 't2'),
-      toolResult('r3', 'u3', 't3', screenshot('iVBORw0KGgo=')),
-      assistant('a2', 'r3', [say('All three read.')], 'end_turn'),
-    ];
-    for (const record of lines) {
+    // the prompt is written already: the rest arrives line by line
+    for (const record of parallelToolCalls().slice(1)) {
       appendFileSync(file, line(record));
       await new Promise((r) => setTimeout(r, 30));
     }

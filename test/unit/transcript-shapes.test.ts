@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalSource } from '../../spoke/source';
-import { assistant, line, progress, prompt, say, screenshot, system, toolResult, toolUse } from '../helpers/records';
+import { assistant, line, parallelToolCalls, prompt, say, system, toolResult, toolUse } from '../helpers/records';
 import { until } from '../helpers/wait';
 
 // The shapes of real transcripts that a walk up from the newest line loses (DESIGN.md, "What
@@ -59,20 +59,7 @@ async function read() {
   };
 }
 
-// 2.1.x: one API message written as a line per block; each result's parent is its own call.
-const parallelCalls = [
-  prompt('p1', null, 'look at the page and both files'),
-  assistant('say', 'p1', [say('Reading all three at once.')], null, 'm1'),
-  assistant('u1', 'say', [toolUse('t1', 'Read')], null, 'm1'),
-  progress('g1', 'u1'),
-  assistant('u2', 'g1', [toolUse('t2', 'Read')], null, 'm1'),
-  progress('g2', 'u2'),
-  assistant('u3', 'g2', [toolUse('t3', 'mcp__browser__screenshot')], 'tool_use', 'm1'),
-  toolResult('r1', 'u1', 't1'),
-  toolResult('r2', 'u2', 't2'),
-  toolResult('r3', 'u3', 't3', screenshot('iVBORw0KGgo=')),
-  assistant('a2', 'r3', [say('All three read.')], 'end_turn'),
-];
+const parallelCalls = parallelToolCalls();
 
 // A tool that answers before the next call of the same message is written.
 const fastResult = [
