@@ -2,12 +2,12 @@
 // generator, serialised once and cut wherever a per-line value goes (uuids, times, ids, cwd),
 // so the corpus writer only copies bytes and fills in those values.
 
-import { Rng, uuid } from './random';
+import { type Rng, uuid } from './random';
 import { CLAUDE_CODE_VERSION, type SessionContext, type TranscriptRecord } from './records';
 import { playReply, playStep } from './sessions';
 import { demoProjects } from './story/projects';
 import type { Step } from './story/types';
-import { Transcript, type HookSetup } from './transcript';
+import { type HookSetup, Transcript } from './transcript';
 
 /** Values a template leaves open. */
 export const SlotKind = {
@@ -112,7 +112,7 @@ export function buildEpisodePool(rng: Rng): EpisodePool {
       }
       // Oversized results get the same framing as everyday ones: reuse this transcript.
       for (let i = 0; i < 6; i++) {
-        const resultBytes = Math.round(2_500 * Math.pow(10, rng.next())); // 2.5-25 KB of text, twice per line
+        const resultBytes = Math.round(2_500 * 10 ** rng.next()); // 2.5-25 KB of text, twice per line
         pool.largeRounds.push(capture(t, () => playStep(t, bigRead(rng, codeLines, resultBytes))));
       }
       if (pool.hugeRounds.length < 2) {

@@ -2,9 +2,9 @@
 // precomputed template pool; per line only uuids, times and ids are filled in, straight into a
 // reused output buffer that is flushed to disk in chunks (two buffers, one being written).
 
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { buildEpisodePool, IdFamily, SlotKind, sessionFieldsJson, type Episode, type EpisodePool, type LineTemplate } from './corpus-templates';
+import { buildEpisodePool, type Episode, type EpisodePool, IdFamily, type LineTemplate, SlotKind, sessionFieldsJson } from './corpus-templates';
 import { sessionFile } from './layout';
 import { Rng, randomBase62, uuid } from './random';
 import { CLAUDE_CODE_VERSION } from './records';

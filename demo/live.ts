@@ -63,7 +63,7 @@ export function startLiveAppends(tree: DemoTree, opts: { intervalMs?: number; se
     } catch {
       // The tree may have been removed under us (tests, a user clearing a temp dir): keep quiet.
     }
-    if (record['subtype'] === 'turn_duration') feed.restingUntil = now + intervalMs * rng.int(3, 8);
+    if (record.subtype === 'turn_duration') feed.restingUntil = now + intervalMs * rng.int(3, 8);
   };
 
   const schedule = (): void => {
@@ -105,10 +105,10 @@ function queueTurn(feed: Feed, rng: Rng, now: number): void {
 function stamp(feed: Feed, record: TranscriptRecord, now: number): TranscriptRecord {
   const timestamp = new Date(now).toISOString();
   if (record.type === 'file-history-snapshot') {
-    return { ...record, snapshot: { ...(record['snapshot'] as object), timestamp } };
+    return { ...record, snapshot: { ...(record.snapshot as object), timestamp } };
   }
-  const isPrompt = record.type === 'user' && typeof (record['message'] as { content?: unknown }).content === 'string';
+  const isPrompt = record.type === 'user' && typeof (record.message as { content?: unknown }).content === 'string';
   if (isPrompt) feed.promptWrittenAt = now;
-  if (record['subtype'] === 'turn_duration') return { ...record, timestamp, durationMs: now - feed.promptWrittenAt };
+  if (record.subtype === 'turn_duration') return { ...record, timestamp, durationMs: now - feed.promptWrittenAt };
   return { ...record, timestamp };
 }

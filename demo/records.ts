@@ -214,11 +214,11 @@ export function agentProgress(
 ): TranscriptRecord {
   const message: Record<string, unknown> = {
     type: mirrored.type,
-    message: mirrored['message'],
+    message: mirrored.message,
     uuid: mirrored.uuid,
     timestamp: mirrored.timestamp,
   };
-  if (mirrored['requestId'] !== undefined) message['requestId'] = mirrored['requestId'];
+  if (mirrored.requestId !== undefined) message.requestId = mirrored.requestId;
   return {
     ...header(ctx, link.parentUuid),
     type: 'progress',

@@ -1,11 +1,11 @@
 // Plays scripted turns into transcripts: prompts, thinking, tool calls and their results,
 // replies, and the optional subagent, compaction and unanswered question.
 
-import { Rng, agentId as newAgentId, toolUseId } from './random';
-import { customTitle, type ApiMessage, type AssistantBlock, type SessionContext, type StopReason, type TranscriptRecord } from './records';
+import { agentId as newAgentId, type Rng, toolUseId } from './random';
+import { type ApiMessage, type AssistantBlock, customTitle, type SessionContext, type StopReason, type TranscriptRecord } from './records';
+import type { QuestionScript, Step, SubagentScript, TurnScript } from './story/types';
 import { renderCall } from './tools';
 import { Transcript } from './transcript';
-import type { QuestionScript, Step, SubagentScript, TurnScript } from './story/types';
 
 const SUBAGENT_MODEL = 'claude-sonnet-4-5-20250929';
 

@@ -1,26 +1,26 @@
 // A transcript being written: it keeps the parentUuid chain, a clock, and a rough count of
 // context tokens, so the records it builds link up and report believable usage.
 
-import { Rng, messageId, requestId, uuid } from './random';
+import { messageId, type Rng, requestId, uuid } from './random';
 import {
+  type ApiMessage,
+  type AssistantBlock,
   agentProgress,
   assistantLine,
   compactBoundary,
   compactSummary,
   fileHistorySnapshot,
-  hookProgress,
-  stopHookSummary,
-  toolResult,
-  turnDuration,
-  userPrompt,
-  type ApiMessage,
-  type AssistantBlock,
   type HookRun,
+  hookProgress,
   type Link,
   type SessionContext,
   type StopReason,
+  stopHookSummary,
   type ToolOutcome,
   type TranscriptRecord,
+  toolResult,
+  turnDuration,
+  userPrompt,
 } from './records';
 
 /** Hook commands the imaginary user has configured, by event. */

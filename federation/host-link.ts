@@ -4,7 +4,7 @@ import type { HostDownReason, HostLink as HostLinkStatus, HostState } from '../s
 import { backoffMs } from './backoff';
 import type { LinkedHost } from './hosts-config';
 import { LinkFailure } from './link-failure';
-import { reachKernel, type RemoteKernel } from './remote-kernel';
+import { type RemoteKernel, reachKernel } from './remote-kernel';
 import { connectSsh } from './ssh-connect';
 import type { SshTarget } from './ssh-target';
 

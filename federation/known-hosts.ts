@@ -49,7 +49,7 @@ export function checkHostKey(files: { path: string; text: string }[], host: stri
 
 /** OpenSSH's SHA256 fingerprint: "SHA256:" + unpadded base64 of sha256(blob). */
 export function fingerprint(key: Buffer): string {
-  return 'SHA256:' + createHash('sha256').update(key).digest('base64').replace(/=+$/, '');
+  return `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 }
 
 /** the key type named inside the blob, e.g. "ssh-ed25519" */

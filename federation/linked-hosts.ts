@@ -4,13 +4,13 @@ import { RemoteAnswerError, type RemoteDirectory, type RemoteExecutor } from '..
 import { claimedBy, hostRenamer } from '../schema/remote/id-rewrite';
 import { mapIterator } from '../schema/remote/map-iterator';
 import { Pulse } from '../spoke/model/pulse';
-import { BadInputError, NotFoundError, UnavailableError, type HostDirectory, type HostLinkRequest } from '../spoke/model/source';
+import { BadInputError, type HostDirectory, type HostLinkRequest, NotFoundError, UnavailableError } from '../spoke/model/source';
 import type { HostInfo, TrustTier } from '../spoke/model/types';
 import { HostConnection } from './host-link';
-import { HostsConfigError, parseLinkedHost, readHostsConfig, writeHostsConfig, type LinkedHost } from './hosts-config';
+import { HostsConfigError, type LinkedHost, parseLinkedHost, readHostsConfig, writeHostsConfig } from './hosts-config';
 import { AnswerTooLargeError } from './remote-client';
 import type { RemoteKernel } from './remote-kernel';
-import { defaultHostName, resolveSshTargetAt, SshTargetError, type SshTarget } from './ssh-target';
+import { defaultHostName, resolveSshTargetAt, type SshTarget, SshTargetError } from './ssh-target';
 
 // Every host this kernel links, from `<state>/hosts.json`: one connection each, their status for
 // the API, and the changes (link, unlink, trust, a host going up or down) as one signal.

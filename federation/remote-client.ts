@@ -1,5 +1,5 @@
 import type { Agent } from 'node:http';
-import { createClient, type Client as WsClient, type ExecutionResult, type FormattedExecutionResult } from 'graphql-ws';
+import { createClient, type ExecutionResult, type FormattedExecutionResult, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { RemoteAnswerError, type RemoteError, type RemoteResult } from '../schema/remote/delegate';
 import { FairQueue } from './fair-queue';

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Client, type AnyAuthMethod, type ClientChannel } from 'ssh2';
+import { type AnyAuthMethod, Client, type ClientChannel } from 'ssh2';
 import { checkHostKey, fingerprint, knownHostsLine } from './known-hosts';
 import { LinkFailure } from './link-failure';
 import type { SshTarget } from './ssh-target';

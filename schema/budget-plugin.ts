@@ -25,7 +25,11 @@ export class OperationBudgetPlugin<Types extends SchemaTypes> extends BasePlugin
       if (Array.isArray(result)) budget.spend(result.length);
       // Once one item of a list fails, graphql-js stops waiting for its siblings, so their refusals
       // reject with nobody waiting: `loom up` logs those instead of dying (server/commands/up.ts).
-      else if (result instanceof Promise) return result.then((value) => (Array.isArray(value) && budget.spend(value.length), value));
+      else if (result instanceof Promise)
+        return result.then((value) => {
+          if (Array.isArray(value)) budget.spend(value.length);
+          return value;
+        });
       return result;
     };
   }

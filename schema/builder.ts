@@ -1,10 +1,10 @@
 import SchemaBuilder from '@pothos/core';
 import type DataLoader from 'dataloader';
 import './budget-plugin';
-import type { OperationBudget } from './operation-budget';
 import type { HostDirectory, Source } from '../spoke/model/source';
-import type { RemoteDirectory } from './remote/delegate';
 import type { ContentBlock } from '../spoke/model/types';
+import type { OperationBudget } from './operation-budget';
+import type { RemoteDirectory } from './remote/delegate';
 
 // The one Pothos builder. Each GraphQL type lives in its own file under types/ and registers
 // itself here; schema/index.ts imports them all and builds the schema.

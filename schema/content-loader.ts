@@ -25,7 +25,9 @@ export function contentLoader(source: Source): DataLoader<AtomKey, ContentBlock[
               key,
               indexes.map((i) => keys[i].atom),
             );
-            indexes.forEach((i, j) => (out[i] = contents[j]));
+            indexes.forEach((i, j) => {
+              out[i] = contents[j];
+            });
           } catch (err) {
             for (const i of indexes) out[i] = err as Error;
           }

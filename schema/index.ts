@@ -1,7 +1,7 @@
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { builder, type Context } from './builder';
-import { routeToRemotes } from './remote/routes';
 import { serveRemoteValues } from './remote/remote-value';
+import { routeToRemotes } from './remote/routes';
 import { hostNamed } from './types/host';
 import './types/scalars';
 import './types/host';
@@ -20,9 +20,9 @@ import './types/kernel';
 import './types/timeline';
 
 export type { Context } from './builder';
-export type { RemoteDirectory, RemoteExecutor } from './remote/delegate';
-export { asClientError } from './errors';
 export { contentLoader } from './content-loader';
+export { asClientError } from './errors';
+export type { RemoteDirectory, RemoteExecutor } from './remote/delegate';
 
 let schema: GraphQLSchema | null = null;
 

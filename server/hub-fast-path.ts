@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { asRequester } from '../federation/fair-queue';
 import type { RemoteDirectory } from '../schema/index';
-import { forwardPlan, forwardWhole, type ForwardPlan } from '../schema/remote/forward-whole';
+import { type ForwardPlan, forwardPlan, forwardWhole } from '../schema/remote/forward-whole';
 import { VIA_HUB_HEADER } from './security/access';
 import { checkedDocument, type LoomYoga } from './yoga';
 
@@ -106,7 +106,7 @@ function acceptsJson(accept: string | undefined): boolean {
  * events, which cost a hop through the hub a tenth of a millisecond here.
  */
 async function readBody(req: IncomingMessage, length: number): Promise<Buffer> {
-  await null;
+  await Promise.resolve();
   if (req.readableLength === length) return req.read(length) as Buffer;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

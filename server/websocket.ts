@@ -1,13 +1,13 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { getOperationAST, GraphQLError } from 'graphql';
+import { GraphQLError, getOperationAST } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { AccessPolicy } from './security/access';
 import type { FailureThrottle } from './security/throttle';
-import { checkedDocument, viaHub, type Enveloped, type LoomYoga } from './yoga';
+import { checkedDocument, type Enveloped, type LoomYoga, viaHub } from './yoga';
 
 // GraphQL subscriptions (and queries) over graphql-ws on /graphql, executed through yoga's
 // envelop so the WebSocket gets the same schema, context, limits and error masking as HTTP.
@@ -53,7 +53,9 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): WebSocketS
       const created = new Map<string, AbortController>();
       running.set(socket, created);
       // graphql-js cannot stop an execution; its resolvers see the signal and throw at once
-      socket.once('close', () => created.forEach((op) => op.abort()));
+      socket.once('close', () => {
+        for (const op of created.values()) op.abort();
+      });
       ops = created;
     }
     return ops;

@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { GraphQLError, type DocumentNode } from 'graphql';
+import { type DocumentNode, GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { asClientError, contentLoader, loomSchema, type Context, type RemoteDirectory } from '../schema/index';
-import type { HostDirectory, Source } from '../spoke/model/source';
+import { asClientError, type Context, contentLoader, loomSchema, type RemoteDirectory } from '../schema/index';
 import { Pulse } from '../spoke/model/pulse';
+import type { HostDirectory, Source } from '../spoke/model/source';
 import { TOKEN_HEADER, VIA_HUB_HEADER } from './security/access';
 import { limitsPlugin, type QueryLimits } from './security/limits';
 import { noSuggestionsPlugin } from './security/no-suggestions';

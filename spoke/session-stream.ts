@@ -1,5 +1,5 @@
-import type { ResetReason, StreamFrame, StreamRequest } from './model/source';
 import type { Pulse } from './model/pulse';
+import type { ResetReason, StreamFrame, StreamRequest } from './model/source';
 import type { Atom, AtomMeta } from './model/types';
 import type { TranscriptSession } from './transcripts/session';
 

@@ -1,24 +1,8 @@
 import { hostname } from 'node:os';
-import {
-  NotFoundError,
-  UnavailableError,
-  type EventFilter,
-  type Feed,
-  type FeedChange,
-  type TimelineLane,
-  type TimelineQuery,
-  type TranscriptPage,
-  type SessionChange,
-  type SessionFilter,
-  type SessionPage,
-  type Source,
-  type StreamFrame,
-  type StreamRequest,
-} from './model/source';
 import { GoalClears } from './goals/clears';
 import { withLive } from './goals/judge';
-import { SilenceAlarms } from './goals/silence-alarms';
 import { withClock } from './goals/sign-of-life';
+import { SilenceAlarms } from './goals/silence-alarms';
 import { UNKNOWN_LIVE } from './live/hook-state';
 import { withIdleAtoms } from './live/idle-atoms';
 import { liveSpans, readHookLog } from './live/live-spans';
@@ -26,9 +10,25 @@ import { LiveStates } from './live/live-states';
 import type { Goal } from './model/goal';
 import type { LiveSpan, LiveState } from './model/live';
 import { Pulse } from './model/pulse';
+import {
+  type EventFilter,
+  type Feed,
+  type FeedChange,
+  NotFoundError,
+  type SessionChange,
+  type SessionFilter,
+  type SessionPage,
+  type Source,
+  type StreamFrame,
+  type StreamRequest,
+  type TimelineLane,
+  type TimelineQuery,
+  type TranscriptPage,
+  UnavailableError,
+} from './model/source';
 import type { Atom, AtomMeta, ContentBlock, HostInfo, IndexingProgress, KernelInfo, SessionSummary, Turn } from './model/types';
 import type { UsageQuery, UsageRow, UsageTotals } from './model/usage';
-import { pageSessions, type Listed } from './session-list';
+import { type Listed, pageSessions } from './session-list';
 import { eventRows, transcriptPage } from './session-pages';
 import { streamSession } from './session-stream';
 import { checkTimelineQuery, laneSessions, timelineLane } from './timeline';
@@ -36,8 +36,8 @@ import { SessionCatalog } from './transcripts/catalog';
 import { loadAtoms } from './transcripts/content';
 import type { TranscriptSession } from './transcripts/session';
 import { TranscriptTracker } from './transcripts/tracker';
-import { usageRows, type LedgerEntry } from './usage/report';
 import type { LedgerRow } from './usage/ledger';
+import { type LedgerEntry, usageRows } from './usage/report';
 import { larger, totals } from './usage/usage';
 import { VERSION } from './version';
 

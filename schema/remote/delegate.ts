@@ -1,14 +1,4 @@
 import {
-  getNamedType,
-  getNullableType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isScalarType,
-  Kind,
-  print,
-  typeFromAST,
-  visit,
   type ArgumentNode,
   type DocumentNode,
   type FieldNode,
@@ -17,12 +7,22 @@ import {
   type GraphQLOutputType,
   type GraphQLResolveInfo,
   type GraphQLSchema,
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isScalarType,
+  Kind,
+  print,
   type SelectionSetNode,
+  typeFromAST,
+  visit,
 } from 'graphql';
-import { inlineListedIdVariables, namesHost, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds, type IdMap } from './id-rewrite';
+import { UnavailableError } from '../../spoke/model/source';
+import { type IdMap, inlineListedIdVariables, namesHost, rewriteDocumentIds, rewriteResultIds, rewriteVariableIds } from './id-rewrite';
 import { fitsSchema } from './remote-shape';
 import { adopt, RemoteValue } from './remote-value';
-import { UnavailableError } from '../../spoke/model/source';
 
 // Delegation: the hub sends the one root field a client asked for, with the client's own
 // selection, to the kernel that holds the data, and serves the answer through its schema. Ids
@@ -155,11 +155,11 @@ export function hostAnswer(
 /** Runs the client's root query field on a remote kernel and returns its value for the local schema. */
 export async function delegateQuery(info: GraphQLResolveInfo, remote: RemoteExecutor, drop: string[] = []): Promise<unknown> {
   const { document, variables, adopt } = delegation(info, remote, drop);
-  return valueOf(adopt(await remote.query(document, variables)) as RemoteValue, info);
+  return fieldValue(adopt(await remote.query(document, variables)) as RemoteValue, info);
 }
 
 /** The field's own value out of an adopted root: a RemoteValue, a list of them, or a leaf. */
-export function valueOf(root: RemoteValue, info: GraphQLResolveInfo): unknown {
+function fieldValue(root: RemoteValue, info: GraphQLResolveInfo): unknown {
   return adopt(root.data[info.path.key as string], getNamedType(info.returnType), root.host);
 }
 

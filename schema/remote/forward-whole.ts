@@ -1,17 +1,17 @@
 import {
+  type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  type GraphQLSchema,
   getNamedType,
   getOperationAST,
-  GraphQLError,
   Kind,
   print,
   TypeInfo,
   visit,
   visitWithTypeInfo,
-  type DocumentNode,
-  type ExecutionResult,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type GraphQLSchema,
 } from 'graphql';
 import { asClientError } from '../errors';
 import { hostAnswer, type RemoteDirectory, type RemoteResult } from './delegate';
@@ -87,7 +87,7 @@ export async function forwardWhole(plan: ForwardPlan, variables: Record<string, 
     if (!host || (alias !== null && host !== alias)) return null;
     alias = host;
   }
-  let remote;
+  let remote: ReturnType<RemoteDirectory['get']> | undefined;
   try {
     remote = alias ? remotes.get(alias) : undefined;
   } catch {

@@ -1,26 +1,26 @@
 import {
+  type ConstValueNode,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type FragmentSpreadNode,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
   getNamedType,
   getNullableType,
+  type InlineFragmentNode,
   isAbstractType,
   isListType,
   isObjectType,
   Kind,
+  type SelectionSetNode,
   TypeInfo,
+  type TypeNode,
+  type ValueNode,
+  type VariableDefinitionNode,
   visit,
   visitWithTypeInfo,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type GraphQLOutputType,
-  type GraphQLSchema,
-  type SelectionSetNode,
-  type FieldNode,
-  type TypeNode,
-  type VariableDefinitionNode,
-  type FragmentSpreadNode,
-  type InlineFragmentNode,
-  type GraphQLObjectType,
-  type ValueNode,
-  type ConstValueNode,
 } from 'graphql';
 
 // Every id on the wire is `host:…`. A hub names each linked host by its own alias, so the host
@@ -178,9 +178,15 @@ export function fieldsFor(
   fragments: Record<string, FragmentDefinitionNode>,
 ): FieldNode[] {
   let byType = fieldsMemo.get(selectionSet);
-  if (!byType) fieldsMemo.set(selectionSet, (byType = new Map()));
+  if (!byType) {
+    byType = new Map();
+    fieldsMemo.set(selectionSet, byType);
+  }
   let fields = byType.get(type);
-  if (!fields) byType.set(type, (fields = collectFields(schema, selectionSet, type, fragments)));
+  if (!fields) {
+    fields = collectFields(schema, selectionSet, type, fragments);
+    byType.set(type, fields);
+  }
   return fields;
 }
 

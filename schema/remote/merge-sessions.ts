@@ -1,7 +1,7 @@
-import { GraphQLNonNull, Kind, print, type GraphQLResolveInfo, type GraphQLObjectType, type SelectionSetNode } from 'graphql';
+import { GraphQLNonNull, type GraphQLObjectType, type GraphQLResolveInfo, Kind, print, type SelectionSetNode } from 'graphql';
 import type { SessionPage } from '../../spoke/model/source';
 import type { SessionSummary } from '../../spoke/model/types';
-import { aliasedField, MisshapenAnswerError, usedFragments, withTypenames, type RemoteDirectory, type RemoteExecutor } from './delegate';
+import { aliasedField, MisshapenAnswerError, type RemoteDirectory, type RemoteExecutor, usedFragments, withTypenames } from './delegate';
 import { fieldsFor, rewriteResultIds } from './id-rewrite';
 import { askEveryHost } from './last-seen';
 import { fitsSchema } from './remote-shape';
@@ -79,7 +79,8 @@ export async function mergedSessions(
     hasNextPage: more || items.length > taken.length,
     // made only when the client asks for a cursor: most pages are read for their nodes alone
     get cursors() {
-      return (edgeCursors ??= edgeCursorsOf(taken, cursors));
+      edgeCursors ??= edgeCursorsOf(taken, cursors);
+      return edgeCursors;
     },
   };
 }

@@ -1,14 +1,14 @@
 import {
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
   getNullableType,
   isAbstractType,
   isEnumType,
   isListType,
   isNonNullType,
   isObjectType,
-  type FragmentDefinitionNode,
-  type GraphQLNamedType,
-  type GraphQLOutputType,
-  type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
 import { fieldsFor, mayBeLeftOut } from './id-rewrite';

@@ -1,13 +1,13 @@
 import {
   defaultFieldResolver,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
   getNamedType,
   isAbstractType,
   isEnumType,
   isLeafType,
   isObjectType,
-  type GraphQLFieldResolver,
-  type GraphQLResolveInfo,
-  type GraphQLSchema,
 } from 'graphql';
 
 // Values a hub got from another kernel, already resolved there. The hub serves them through its

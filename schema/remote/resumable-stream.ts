@@ -1,6 +1,6 @@
-import { Kind, print, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { type GraphQLResolveInfo, Kind, print, type SelectionSetNode } from 'graphql';
 import { UnavailableError } from '../../spoke/model/source';
-import { aliasedField, hostAnswer, MisshapenAnswerError, RemoteAnswerError, usedFragments, withTypenames, type RemoteDirectory } from './delegate';
+import { aliasedField, hostAnswer, MisshapenAnswerError, RemoteAnswerError, type RemoteDirectory, usedFragments, withTypenames } from './delegate';
 import { RemoteValue } from './remote-value';
 
 // A remote session's stream through the hub. The hub keeps the fence of the last frame it passed

@@ -1,17 +1,17 @@
-import { getNamedType, Kind, type ArgumentNode, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { type ArgumentNode, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, getNamedType, Kind } from 'graphql';
 import type { Feed, SessionPage } from '../../spoke/model/source';
 import type { UsageRow } from '../../spoke/model/usage';
 import type { Context } from '../builder';
-import { delegateQuery, delegation, selectionText, type RemoteExecutor } from './delegate';
+import { delegateQuery, delegation, type RemoteExecutor, selectionText } from './delegate';
 import { declaredRoute } from './hub-route';
 import { fieldsFor } from './id-rewrite';
 import { askEveryHost } from './last-seen';
-import { mergedSessions } from './merge-sessions';
-import { mergedUsage } from './merge-usage';
 import { mapIterator } from './map-iterator';
 import { MergedStream } from './merge-iterators';
-import { resumableStream } from './resumable-stream';
+import { mergedSessions } from './merge-sessions';
+import { mergedUsage } from './merge-usage';
 import { RemoteValue } from './remote-value';
+import { resumableStream } from './resumable-stream';
 
 // Which root fields go where on a hub. A field naming one session, goal or atom goes to the host
 // its id names; a list (sessions, the feed) and a change stream merge every host that is up.

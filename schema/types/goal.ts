@@ -2,11 +2,11 @@ import { GraphQLError } from 'graphql';
 import type { Goal } from '../../spoke/model/goal';
 import type { Feed, FeedChange, GoalRef } from '../../spoke/model/source';
 import { builder } from '../builder';
-import { hubRoute } from '../remote/hub-route';
 import { sessionId } from '../ids';
+import { hubRoute } from '../remote/hub-route';
+import { batchParts, clearAcrossHosts, undoAcrossHosts } from '../remote/remote-mutations';
 import { parseTime } from '../time';
 import { AtomRef, atomNode } from './atom';
-import { batchParts, clearAcrossHosts, undoAcrossHosts } from '../remote/remote-mutations';
 import { assertWritable } from './host';
 import { SessionRef } from './session';
 

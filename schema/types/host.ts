@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError, type HostDirectory } from '../../spoke/model/source';
+import { ForbiddenError, type HostDirectory, NotFoundError } from '../../spoke/model/source';
 import type { HostInfo, HostLink } from '../../spoke/model/types';
 import { builder } from '../builder';
 import { hubRoute } from '../remote/hub-route';

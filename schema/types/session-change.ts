@@ -1,7 +1,7 @@
 import type { SessionChange } from '../../spoke/model/source';
 import { builder } from '../builder';
-import { hubRoute } from '../remote/hub-route';
 import { sessionId } from '../ids';
+import { hubRoute } from '../remote/hub-route';
 import { SessionRef } from './session';
 
 const ChangeKindEnum = builder.enumType('SessionChangeKind', { values: ['ADDED', 'UPDATED', 'REMOVED'] as const });

@@ -1,8 +1,8 @@
+import type { SessionPage } from '../../spoke/model/source';
+import type { SessionSummary } from '../../spoke/model/types';
 import { builder } from '../builder';
 import { hubRoute } from '../remote/hub-route';
 import { SessionRef } from './session';
-import type { SessionSummary } from '../../spoke/model/types';
-import type { SessionPage } from '../../spoke/model/source';
 
 const SessionFilterInput = builder.inputType('SessionFilter', {
   fields: (t) => ({

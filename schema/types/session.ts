@@ -2,9 +2,9 @@ import { GraphQLError } from 'graphql';
 import type { LiveState } from '../../spoke/model/live';
 import type { ParseError, SessionSummary, TranscriptFile } from '../../spoke/model/types';
 import { builder } from '../builder';
-import { hubRoute } from '../remote/hub-route';
 import { parseSessionId, sessionId } from '../ids';
-import { hostNamed, HostRef } from './host';
+import { hubRoute } from '../remote/hub-route';
+import { HostRef, hostNamed } from './host';
 import { TurnRef } from './turn';
 
 const FileRoleEnum = builder.enumType('FileRole', {

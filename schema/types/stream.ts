@@ -1,8 +1,8 @@
 import { GraphQLError } from 'graphql';
 import type { StreamFrame } from '../../spoke/model/source';
 import { builder } from '../builder';
-import { hubRoute } from '../remote/hub-route';
 import { parseSessionId, sessionId } from '../ids';
+import { hubRoute } from '../remote/hub-route';
 import { AtomRef, atomNode } from './atom';
 
 const FrameKindEnum = builder.enumType('StreamFrameKind', { values: ['SNAPSHOT', 'DELTA', 'STOPPED'] as const });

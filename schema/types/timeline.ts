@@ -2,8 +2,8 @@ import type { LiveSpan } from '../../spoke/model/live';
 import type { TimelineBar, TimelineDot, TimelineLane } from '../../spoke/model/source';
 import { DEFAULT_LANES, MAX_LANES, MAX_NAMED_SESSIONS } from '../../spoke/timeline';
 import { builder } from '../builder';
-import { hubRoute } from '../remote/hub-route';
 import { childId, parseSessionId } from '../ids';
+import { hubRoute } from '../remote/hub-route';
 import { parseTime } from '../time';
 import { SessionRef } from './session';
 

@@ -1,8 +1,8 @@
 import { GraphQLError } from 'graphql';
 import type { TranscriptPage } from '../../spoke/model/source';
 import { builder } from '../builder';
-import { hubRoute } from '../remote/hub-route';
 import { parseSessionId } from '../ids';
+import { hubRoute } from '../remote/hub-route';
 import { parseTime } from '../time';
 import { AtomRef, AtomTypeEnum, atomNode } from './atom';
 

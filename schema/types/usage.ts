@@ -1,5 +1,5 @@
 import type { UsageRow, UsageTotals } from '../../spoke/model/usage';
-import { totals, tokenTotal } from '../../spoke/usage/usage';
+import { tokenTotal, totals } from '../../spoke/usage/usage';
 import { builder } from '../builder';
 import { hubRoute } from '../remote/hub-route';
 import { parseTime } from '../time';

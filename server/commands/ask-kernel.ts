@@ -1,6 +1,6 @@
 import { TOKEN_HEADER } from '../security/access';
 import { readToken } from '../security/token';
-import { readClaim, type KernelClaim } from '../state-dir';
+import { type KernelClaim, readClaim } from '../state-dir';
 import { fail } from './fail';
 
 // The CLI's way to the running kernel of a state dir: one GraphQL operation with the token.

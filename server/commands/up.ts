@@ -2,14 +2,14 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { HostsConfigError } from '../../federation/hosts-config';
 import { startLiveAppends, writeDemoTree } from '../../demo/index';
+import { HostsConfigError } from '../../federation/hosts-config';
 import { defaultProjectsRoot } from '../../spoke/transcripts/paths';
 import { VERSION } from '../../spoke/version';
 import { startKernel } from '../kernel';
 import { DEFAULT_PORT } from '../kernel-defaults';
 import { progressBar } from '../progress-bar';
-import { parseLimitFlags } from '../security/limits';
+import { parseLimitFlags, type QueryLimits } from '../security/limits';
 import { InsecureStateError } from '../security/token';
 import { resolveStateDir, StateDirBusyError } from '../state-dir';
 import { fail } from './fail';
@@ -31,7 +31,7 @@ export async function up(argv: string[]): Promise<void> {
       limit: { type: 'string', multiple: true, default: [] },
     },
   });
-  let limits;
+  let limits: QueryLimits;
   try {
     limits = parseLimitFlags(values.limit);
   } catch (err) {
@@ -63,10 +63,14 @@ export async function up(argv: string[]): Promise<void> {
     if (err.code === 'EADDRINUSE') return fail(`port ${port} is in use; pick another with --port N (0 picks a free one)`);
     throw err;
   });
-  const shutdown = async () => {
-    await stopDemo?.stop();
-    await kernel.close();
-    process.exit(0);
+  // A stop that fails still ends the process, saying why: the next `loom up` starts from the state dir.
+  const shutdown = (): void => {
+    Promise.resolve(stopDemo?.stop())
+      .then(() => kernel.close())
+      .then(
+        () => process.exit(0),
+        (err: Error) => fail(`stopped without closing cleanly: ${err.message}`),
+      );
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { watch, type FSWatcher } from 'node:fs';
+import { type FSWatcher, watch } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { matchesDigest, readToken, tokenDigest, tokensEqual, tokenStamp } from './token';
+import { matchesDigest, readToken, tokenDigest, tokenStamp, tokensEqual } from './token';
 
 // Who may talk to this kernel. Three checks, in order, on every request and WebSocket upgrade:
 // the Host header names this kernel (DNS rebinding sends a foreign name), the Origin, when a

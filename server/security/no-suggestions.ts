@@ -6,7 +6,7 @@ import { handleStreamOrSingleExecutionResult, type Plugin } from 'graphql-yoga';
 // sees only validation errors and only the field form; this strips every form from every error,
 // validation and execution alike, on HTTP and graphql-ws (both run through yoga's envelop).
 
-const SUGGESTION = / Did you mean [^]*\?$/;
+const SUGGESTION = / Did you mean [\s\S]*\?$/;
 
 /** The message without graphql-js's suggestion, which it always puts last. */
 export const withoutSuggestion = (message: string): string => message.replace(SUGGESTION, '');

@@ -1,7 +1,7 @@
 import type { BlockKind, ChildGoal, Goal, GoalStatus } from '../model/goal';
 import type { LiveState } from '../model/live';
 import type { GoalTool, Turn } from '../model/types';
-import { taskBoard, type Task } from './task-board';
+import { type Task, taskBoard } from './task-board';
 
 // The deterministic judge: what each ask in a session is, and whether it needs its person.
 // A goal is a turn opened by a human, an SDK caller or a peer. It is BLOCKED when something

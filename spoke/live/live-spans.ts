@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LiveSpan } from '../model/live';
-import { parseHookLine, stateAfter, type HookLine } from './hook-state';
+import { type HookLine, parseHookLine, stateAfter } from './hook-state';
 
 // The history of a session's hook log as spans: while Claude Code waited for a permission, and
 // while it compacted. LiveStates keeps only the state now; the timeline needs every span, so it

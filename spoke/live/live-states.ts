@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, watch, type FSWatcher } from 'node:fs';
+import { type FSWatcher, mkdirSync, readdirSync, watch } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { LiveState } from '../model/live';
 import { FileTail } from '../transcripts/tail';

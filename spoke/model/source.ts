@@ -1,6 +1,6 @@
 import type { Goal } from './goal';
 import type { LiveSpan } from './live';
-import type { Atom, ContentBlock, AtomMeta, HostInfo, KernelInfo, SessionSummary, TrustTier, Turn } from './types';
+import type { Atom, AtomMeta, ContentBlock, HostInfo, KernelInfo, SessionSummary, TrustTier, Turn } from './types';
 import type { UsageQuery, UsageRow, UsageTotals } from './usage';
 
 // The seam between the API and whatever holds sessions. The schema calls a Source and nothing

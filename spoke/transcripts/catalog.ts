@@ -1,10 +1,10 @@
-import type { FileRole, SessionSummary } from '../model/types';
 import { StoredGoals } from '../goals/stored-goals';
+import type { FileRole, SessionSummary } from '../model/types';
 import type { CacheContents, IndexCache } from './index-cache';
-import { decodeSession, encodeSession, type CachedSession } from './session-codec';
-import { parseLine, type GraphRecord, type OtherRecord, type TranscriptRecord } from './record';
 import type { TranscriptPlace } from './paths';
+import { type GraphRecord, type OtherRecord, parseLine, type TranscriptRecord } from './record';
 import { TranscriptSession } from './session';
+import { type CachedSession, decodeSession, encodeSession } from './session-codec';
 import type { Line } from './tail';
 
 // Every session on this machine, fed line by line from the files that hold them. Knows how

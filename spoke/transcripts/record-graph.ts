@@ -92,7 +92,9 @@ export class RecordGraph {
         .sort((a, b) => rank.get(a.n.file)! - rank.get(b.n.file)! || a.i - b.i)
         .map((x) => x.n);
     }
-    ordered.forEach((n, i) => (n.order = i));
+    ordered.forEach((n, i) => {
+      n.order = i;
+    });
     this.nextOrder = ordered.length;
     return ordered;
   }

@@ -2,7 +2,7 @@ import { bareAtom } from '../model/atom';
 import type { AtomMeta, AtomType, Author, GoalTool } from '../model/types';
 import type { MessageUsage } from '../model/usage';
 import { deriveAuthor, isInterruptLine, isTerminalNote, promptLine } from './author';
-import { arr, obj, str, time, type Json } from './fields';
+import { arr, type Json, obj, str, time } from './fields';
 import type { TranscriptPlace } from './paths';
 import type { Line } from './tail';
 
@@ -191,10 +191,10 @@ function readToolUses(atom: AtomMeta, content: unknown[] | null): void {
     const id = str(b.id);
     if (!id) continue;
     const name = str(b.name) ?? 'unknown';
-    (atom.toolUses ??= []).push(id);
-    (atom.toolNames ??= {})[id] = name;
+    atom.toolUses = appended(atom.toolUses, id);
+    atom.toolNames = { ...atom.toolNames, [id]: name };
     const goalTool = readGoalTool(id, name, obj(b.input));
-    if (goalTool) (atom.goalTools ??= []).push(goalTool);
+    if (goalTool) atom.goalTools = appended(atom.goalTools, goalTool);
   }
 }
 
@@ -250,9 +250,9 @@ function readUserLine(atom: AtomMeta, r: Json, content: unknown): void {
         results++;
         const id = str(b.tool_use_id);
         if (id) {
-          (atom.toolResults ??= []).push(id);
+          atom.toolResults = appended(atom.toolResults, id);
           const task = taskNumber(b.content);
-          if (task) (atom.goalTools ??= []).push({ id, kind: 'TASK_NUMBER', text: task });
+          if (task) atom.goalTools = appended(atom.goalTools, { id, kind: 'TASK_NUMBER', text: task });
         }
       } else if (b.type === 'text') {
         // IDE context arrives as its own text block before the prompt: join them.
@@ -289,3 +289,10 @@ function queuedPrompt(r: Json): string | null {
 
 /** Human, sdk and peer prompts open turns; system injections never do. */
 export const isOpenerAuthor = (author: Author | null): boolean => author !== null && author.kind !== 'system';
+
+/** An optional list with one more item: atoms carry these lists only when they have an item. */
+function appended<T>(list: T[] | null | undefined, item: T): T[] {
+  if (!list) return [item];
+  list.push(item);
+  return list;
+}

@@ -1,12 +1,12 @@
+import { judgeGoals } from '../goals/judge';
+import { StoredGoals } from '../goals/stored-goals';
 import type { Goal } from '../model/goal';
 import type { AtomMeta, FileRole, ParseError, RewoundBranch, TranscriptFile, Turn } from '../model/types';
+import { MessageLedger } from '../usage/ledger';
 import { ActivePath } from './active-path';
 import type { GraphRecord, TitleRecord } from './record';
 import { RecordGraph } from './record-graph';
 import { buildTurns } from './turns';
-import { judgeGoals } from '../goals/judge';
-import { StoredGoals } from '../goals/stored-goals';
-import { MessageLedger } from '../usage/ledger';
 
 // One session as rebuilt from its transcript file(s): the graph of its lines, its active path
 // (numbered atoms), and the header facts lists show. Turns are derived on demand and cached.

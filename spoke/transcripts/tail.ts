@@ -1,4 +1,4 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 
 // Reads a growing file from where it left off. Only new bytes are read; a line is delivered
 // once its newline has arrived (an unfinished last line, even one that ends inside a UTF-8
@@ -56,7 +56,7 @@ export class FileTail {
    * at that byte offset (a line boundary the file was read to before).
    */
   async read(sink: LineSink, limit = Infinity): Promise<ReadOutcome> {
-    let handle;
+    let handle: FileHandle;
     try {
       handle = await open(this.path, 'r');
     } catch (err) {

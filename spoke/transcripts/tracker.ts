@@ -1,7 +1,7 @@
+import { type Dirent, type FSWatcher as FileWatcher, watch as watchFile } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { watch as watchFile, type FSWatcher as FileWatcher } from 'node:fs';
-import { watch, type FSWatcher } from 'chokidar';
+import { type FSWatcher, watch } from 'chokidar';
 import type { IndexingProgress } from '../model/types';
 import type { FileIngest, SessionCatalog } from './catalog';
 import { loadIndexCache, saveIndexCache } from './index-cache';
@@ -199,7 +199,7 @@ export class TranscriptTracker {
   private pump(path: string): Promise<void> {
     const file = this.track(path);
     if (!file) return Promise.resolve();
-    if (file.reading) {
+    if (file.reading !== null) {
       file.again = true;
       return file.reading;
     }
@@ -323,7 +323,7 @@ export class TranscriptTracker {
   }
 
   private async discover(): Promise<{ path: string; size: number; ino: number }[]> {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(this.root, { recursive: true, withFileTypes: true });
     } catch (err) {

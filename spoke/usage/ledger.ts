@@ -95,20 +95,19 @@ export class MessageLedger {
   }
 
   private fill(packed: { models: (string | null)[]; data: string }): void {
-    const ledger = this;
     const bytes = Buffer.from(packed.data, 'base64');
     const values = new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
     const width = 3 + TOKEN_COLUMNS;
     const n = Math.floor(values.length / width);
     const models = packed.models.map(modelIndex);
     // Straight into the columns, without an object per message.
-    ledger.grow(n);
+    this.grow(n);
     for (let row = 0, k = 0; row < n; row++, k += width) {
-      ledger.rows.set(values[k], row);
-      ledger.ids[row] = values[k];
-      ledger.times[row] = values[k + 1];
-      ledger.models[row] = models[values[k + 2]] ?? 0;
-      ledger.tokens.set(values.subarray(k + 3, k + width), row * TOKEN_COLUMNS);
+      this.rows.set(values[k], row);
+      this.ids[row] = values[k];
+      this.times[row] = values[k + 1];
+      this.models[row] = models[values[k + 2]] ?? 0;
+      this.tokens.set(values.subarray(k + 3, k + width), row * TOKEN_COLUMNS);
     }
   }
 

@@ -76,7 +76,7 @@ async function once(sshd: Awaited<ReturnType<typeof startSshd>>, sessions: numbe
     while ((!whole.sessions || !whole.feed) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // anything sent twice arrives meanwhile
     const stream = (s: 'sessions' | 'feed') => ({ ms: whole[s] ? whole[s] - linked : NaN, events: events[s] });
-    client.dispose();
+    await client.dispose();
     return { sessions, run, linkMs: linked - asked, streams: { sessions: stream('sessions'), feed: stream('feed') } };
   } finally {
     await Promise.all([remote.stop(), hub.stop()]);

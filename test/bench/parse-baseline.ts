@@ -16,7 +16,13 @@ let lines = 0;
 const started = performance.now();
 for (const file of files) {
   const tail = new FileTail(file);
-  await tail.read({ restart: () => {}, line: (l) => void (JSON.parse(l.text), lines++) });
+  await tail.read({
+    restart: () => {},
+    line: (l) => {
+      JSON.parse(l.text);
+      lines++;
+    },
+  });
   bytes += tail.offset;
 }
 const ms = performance.now() - started;
@@ -25,7 +31,13 @@ const sample: string[] = [];
 let sampleBytes = 0;
 for (const file of files) {
   if (sampleBytes >= SAMPLE_BYTES) break;
-  await new FileTail(file).read({ restart: () => {}, line: (l) => void (sample.push(l.text), (sampleBytes += l.length + 1)) });
+  await new FileTail(file).read({
+    restart: () => {},
+    line: (l) => {
+      sample.push(l.text);
+      sampleBytes += l.length + 1;
+    },
+  });
 }
 const parseStarted = performance.now();
 for (const text of sample) JSON.parse(text);

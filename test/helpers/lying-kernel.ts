@@ -48,7 +48,9 @@ export async function startLyingKernel(kernelPort: number, lie: (message: string
   wss.on('connection', (hub) => {
     const kernel = new WebSocket(`ws://127.0.0.1:${kernelPort}/graphql`, hub.protocol);
     const early: string[] = [];
-    kernel.on('open', () => early.splice(0).forEach((m) => kernel.send(m)));
+    kernel.on('open', () => {
+      for (const m of early.splice(0)) kernel.send(m);
+    });
     hub.on('message', (data) => {
       relay.heard.push(String(data));
       if (kernel.readyState === WebSocket.OPEN) kernel.send(String(data));

@@ -2,7 +2,10 @@
 // Each builder returns one record; `line` serialises it.
 
 let clock = Date.parse('2026-01-01T10:00:00.000Z');
-const at = (): string => new Date((clock += 1000)).toISOString();
+const at = (): string => {
+  clock += 1000;
+  return new Date(clock).toISOString();
+};
 const base = (uuid: string, parent: string | null) => ({
   parentUuid: parent,
   isSidechain: false,

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLiveAppends, writeDemoTree, writeSyntheticCorpus, type DemoTree } from '../../demo';
+import { type DemoTree, startLiveAppends, writeDemoTree, writeSyntheticCorpus } from '../../demo';
 
 type Line = Record<string, any>;
 

@@ -1,15 +1,15 @@
 import {
   buildSchema,
-  getNamedType,
-  isListType,
-  getNullableType,
-  Kind,
-  parse,
-  print,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLObjectType,
+  getNamedType,
+  getNullableType,
+  isListType,
+  Kind,
   type OperationDefinitionNode,
+  parse,
+  print,
   type SelectionSetNode,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';

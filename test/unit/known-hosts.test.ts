@@ -27,7 +27,7 @@ function generateKey(name: string, type: string): RealKey {
 /** Writes a known_hosts file and returns it in the shape checkHostKey reads. */
 function knownHosts(name: string, lines: string[]): { path: string; text: string } {
   const path = join(dir, name);
-  writeFileSync(path, lines.join('\n') + '\n');
+  writeFileSync(path, `${lines.join('\n')}\n`);
   return { path, text: readFileSync(path, 'utf8') };
 }
 

@@ -1,4 +1,4 @@
-import { Kind, parse, type FieldNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type OperationDefinitionNode } from 'graphql';
+import { type FieldNode, type FragmentDefinitionNode, type GraphQLResolveInfo, Kind, type OperationDefinitionNode, parse } from 'graphql';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loomSchema } from '../../schema/index';
 import type { RemoteDirectory, RemoteExecutor } from '../../schema/remote/delegate';
@@ -352,9 +352,15 @@ describe('a host that is down or slow, in the merged sessions', () => {
     const setup = threeHosts();
     await merged(setup, 10);
     let answerLate: (data: unknown) => void = () => undefined;
-    setup.gpu.answer = () => new Promise((resolve) => (answerLate = resolve));
+    setup.gpu.answer = () =>
+      new Promise((resolve) => {
+        answerLate = resolve;
+      });
     let done = false;
-    const slow = merged(setup, 10).then((page) => ((done = true), page));
+    const slow = merged(setup, 10).then((page) => {
+      done = true;
+      return page;
+    });
     await vi.advanceTimersByTimeAsync(SLOW_HOST_MS - 1);
     expect(done).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -372,7 +378,10 @@ describe('a host that is down or slow, in the merged sessions', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const setup = threeHosts();
     let answerLate: (data: unknown) => void = () => undefined;
-    setup.gpu.answer = () => new Promise((resolve) => (answerLate = resolve));
+    setup.gpu.answer = () =>
+      new Promise((resolve) => {
+        answerLate = resolve;
+      });
     const slow = merged(setup, 10);
     await vi.advanceTimersByTimeAsync(SLOW_HOST_MS);
     await slow;

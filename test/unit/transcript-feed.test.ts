@@ -202,7 +202,7 @@ describe('a transcript feed', () => {
     expect(kernel.pages.length).toBe(asked + 1);
     kernel.pages.at(-1)!.resolve(page(range(1, 100)));
     await first;
-    feed.loadOlder();
+    await feed.loadOlder();
     expect(kernel.pages.length).toBe(asked + 1); // the start is held now: nothing older to ask for
   });
 

@@ -1,8 +1,8 @@
-import { memo, useState, type ReactNode } from 'react';
+import { memo, type ReactNode, useState } from 'react';
 import { CompactionDivider, IdleDivider, NewChainDivider } from './Divider';
 import { Markdown } from './Markdown';
 import { Picture } from './Picture';
-import { speakerOf, type Row, type RowBlock } from './rows';
+import { type Row, type RowBlock, speakerOf } from './rows';
 import { Thinking } from './Thinking';
 import { ToolCall } from './ToolCall';
 import type { ChatAtom } from './types';
@@ -16,6 +16,7 @@ export const AtomRow = memo(function AtomRow({ row }: { row: Row }) {
   const blocks = isSlashCommand(row.atom) ? (
     <code className="slash-command">{row.atom.promptLine}</code>
   ) : (
+    // biome-ignore lint/suspicious/noArrayIndexKey: a message's blocks never reorder; their place is their identity
     row.blocks.map((b, i) => <BlockView key={i} item={b} />)
   );
   return (

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSessions } from '../tabs/sessions';
-import { ChatHeader } from './ChatHeader';
 import { AtWork, isAtWork } from './at-work';
+import { ChatHeader } from './ChatHeader';
 import { buildRows } from './rows';
 import { TableOfContents, turnStart } from './TableOfContents';
-import { TranscriptView, type Jump } from './TranscriptView';
+import { type Jump, TranscriptView } from './TranscriptView';
 import type { ChatAtom, ChatTurn } from './types';
 import { useSessionHead } from './use-session-head';
 import { useTranscript } from './use-transcript';

@@ -1,5 +1,5 @@
 import { memo, type ReactElement } from 'react';
-import ReactMarkdown, { defaultUrlTransform, type Components, type Options } from 'react-markdown';
+import ReactMarkdown, { type Components, defaultUrlTransform, type Options } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 
@@ -24,9 +24,9 @@ const components: Components = {
       </a>
     ) : (
       // a link whose target was removed: its text, and nothing to follow
-      <a className="inert-link" title="link target removed (only http, https and mailto links are kept)">
+      <span className="inert-link" title="link target removed (only http, https and mailto links are kept)">
         {children}
-      </a>
+      </span>
     ),
   // pictures from a transcript are not fetched on sight (a remote image tells its server you looked)
   img: ({ src, alt }) =>

@@ -34,6 +34,7 @@ export function ToolCall({ call, result }: Props) {
             <LongText className={result.isError ? 'tool-result error' : 'tool-result'} text={result.text || '(no output)'} />
           )}
           {result?.images.map((image, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a result's images never reorder
             <Picture key={i} mediaType={image.mediaType} data={image.data} />
           ))}
         </div>

@@ -70,6 +70,7 @@ export function TranscriptView({ sessionId, rows, rewound, turnIds, hasOlder, lo
     const el = scroller.current;
     if (el && hasOlder && !loadingOlder && landedFor.current !== null && el.scrollTop < PREFETCH_MARGIN) onNearTop();
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checked again when a page lands or a load settles; scrolling checks the rest
   useEffect(() => maybeLoadOlder(), [rows.length, hasOlder, loadingOlder]);
 
   const targetSequence = target ? rows.find((r) => r.atom.sequence >= target.sequence)?.atom.sequence : undefined;

@@ -1,7 +1,7 @@
 import { client } from '../lib/client';
 import { connection } from '../lib/connection';
 import { query } from '../lib/gql';
-import { readFragment, type ResultOf } from '../lib/graphql';
+import { type ResultOf, readFragment } from '../lib/graphql';
 import { createStore, type Store } from '../lib/store';
 import { mergeAtoms } from './merge-atoms';
 import { ATOM, SESSION_STREAM, TRANSCRIPT_PAGE } from './queries';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { clearGoals, undoClear, type ClearBatch } from './feed-store';
+import { type ClearBatch, clearGoals, undoClear } from './feed-store';
 
 interface Props {
   /** the completed column's goal ids */

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { SessionTab } from '../tabs/sessions';
 import { GoalCard } from './GoalCard';
 import { COLUMN_TITLE } from './labels';

@@ -1,11 +1,11 @@
 import { useState } from 'react';
+import { useNow } from '../lib/use-now';
 import { useSessions } from '../tabs/sessions';
 import { ClearBar } from './ClearBar';
 import { FeedColumn } from './FeedColumn';
 import { retryFeed, useFeed } from './feed-store';
 import { GoalModal } from './GoalModal';
 import type { GoalStatus } from './types';
-import { useNow } from '../lib/use-now';
 import './feed.css';
 
 const COLUMNS: GoalStatus[] = ['WORKING', 'BLOCKED', 'COMPLETED'];

@@ -1,12 +1,12 @@
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
+import { durationBetween } from '../lib/duration';
 import { query } from '../lib/gql';
 import { HostName } from '../tabs/host-name';
-import { durationBetween } from '../lib/duration';
 import { blockLine, CHILD_KIND_LABEL, progress, STATUS_LABEL } from './labels';
 import { OutcomeBadge } from './OutcomeBadge';
 import { GOAL_DETAIL } from './queries';
-import { sessionIdOf, type GoalDetail } from './types';
+import { type GoalDetail, sessionIdOf } from './types';
 
 interface Props {
   goalId: string;
@@ -42,6 +42,7 @@ export function GoalModal({ goalId, updatedAt, onClose }: Props) {
 
   const sessionId = goal?.session?.id ?? sessionIdOf(goalId);
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a <dialog> closes on Escape by itself; the click is the backdrop's
     <dialog
       ref={dialog}
       className="goal-modal"

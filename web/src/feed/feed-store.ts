@@ -4,7 +4,7 @@ import { readFragment } from '../lib/graphql';
 import { oncePerBurst } from '../lib/once-per-burst';
 import { createStore } from '../lib/store';
 import { CLEAR_GOALS, FEED, FEED_CHANGES, GOAL_CARD, UNDO_CLEAR } from './queries';
-import { sessionIdOf, type FeedGoal, type GoalStatus } from './types';
+import { type FeedGoal, type GoalStatus, sessionIdOf } from './types';
 
 // Every top-level goal in the feed, kept current: read once with `feed`, then patched by
 // `feedChanged`, which sends all of a session's goals in the feed whenever one changes (a clear

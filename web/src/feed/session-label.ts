@@ -1,5 +1,5 @@
 import type { SessionTab } from '../tabs/sessions';
-import { sessionIdOf, type FeedGoal } from './types';
+import { type FeedGoal, sessionIdOf } from './types';
 
 export interface SessionLabel {
   id: string;

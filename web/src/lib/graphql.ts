@@ -15,8 +15,8 @@ export const graphql = initGraphQLTada<{
   };
 }>();
 
-export { readFragment } from 'gql.tada';
 export type { FragmentOf, ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
+export { readFragment } from 'gql.tada';
 
 type EnumName = { [K in keyof introspection_types]: introspection_types[K] extends { enumValues: unknown } ? K : never }[keyof introspection_types];
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { age } from '../lib/age';
 import { stateLine, TRUST_HINT, TRUST_LABEL } from './describe';
-import { setHostTrust, unlinkHost, type Host, type Trust } from './hosts';
+import { type Host, setHostTrust, type Trust, unlinkHost } from './hosts';
 
 interface Props {
   host: Host;
@@ -77,7 +77,7 @@ function HostActions({ host }: { host: Host }) {
         </select>
       </label>
       {confirming ? (
-        <span className="net-confirm" role="group" aria-label={`Unlink ${host.name}?`}>
+        <fieldset className="net-confirm" aria-label={`Unlink ${host.name}?`}>
           Unlink {host.name}? Its sessions leave the list.
           <button type="button" className="net-danger" disabled={busy} onClick={unlink}>
             {busy ? 'Unlinking…' : 'Unlink'}
@@ -85,7 +85,7 @@ function HostActions({ host }: { host: Host }) {
           <button type="button" disabled={busy} onClick={() => setConfirming(false)}>
             Cancel
           </button>
-        </span>
+        </fieldset>
       ) : (
         <button type="button" onClick={() => setConfirming(true)}>
           Unlink…

@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { stateLine, TRUST_HINT, TRUST_LABEL } from './describe';
-import { linkHost, type Host, type Trust } from './hosts';
+import { type Host, linkHost, type Trust } from './hosts';
 
 /** Links a host over SSH and says how the first attempt went (UP, or DOWN with what to do). */
 export function LinkForm() {

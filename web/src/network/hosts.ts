@@ -1,5 +1,5 @@
 import { mutate, query, subscribe } from '../lib/gql';
-import { readFragment, type Enum, type ResultOf } from '../lib/graphql';
+import { type Enum, type ResultOf, readFragment } from '../lib/graphql';
 import { createStore } from '../lib/store';
 import { HOST, HOSTS, HOSTS_CHANGED, LINK_HOST, SET_HOST_TRUST, UNLINK_HOST } from './queries';
 

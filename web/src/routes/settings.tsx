@@ -1,6 +1,6 @@
 import { createRoute } from '@tanstack/react-router';
 import { useQuery } from 'urql';
-import { theme, type ThemeChoice } from '../lib/theme';
+import { type ThemeChoice, theme } from '../lib/theme';
 import { KERNEL_INFO } from '../status/queries';
 import { rootRoute } from './root';
 

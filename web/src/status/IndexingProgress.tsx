@@ -12,15 +12,18 @@ export function IndexingProgress() {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
-    const poll = () =>
+    const poll = (): void => {
       query(INDEXING)
         .then(({ kernel }) => {
           if (stopped) return;
           setIndexing(kernel.indexing);
           if (!kernel.indexing.done) timer = setTimeout(poll, 1000);
         })
-        .catch(() => !stopped && (timer = setTimeout(poll, 2000)));
-    void poll();
+        .catch(() => {
+          if (!stopped) timer = setTimeout(poll, 2000);
+        });
+    };
+    poll();
     return () => {
       stopped = true;
       clearTimeout(timer);

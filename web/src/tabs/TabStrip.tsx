@@ -69,38 +69,37 @@ export function TabStrip() {
           {error ? <span className="error">{error}</span> : loaded ? `${shown.length} of ${list.length} sessions` : 'loading sessions…'}
         </div>
       </div>
-      <div className="tabs-list" ref={scroller} role="list">
-        <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
+      <div className="tabs-list" ref={scroller}>
+        <ul className="tabs-rows" style={{ height: rows.getTotalSize() }}>
           {rows.getVirtualItems().map((row) => {
             const s = shown[row.index];
             const stale = staleSince(s, hosts);
             return (
-              <a
-                key={s.id}
-                role="listitem"
-                className={`tab${s.id === params.id ? ' active' : ''}`}
-                data-session={s.id}
-                href={`/s/${encodeURIComponent(s.id)}`}
-                onClick={(e) => {
-                  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
-                  e.preventDefault();
-                  void navigate({ to: '/s/$id', params: { id: s.id } });
-                }}
-                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${row.start}px)` }}
-              >
-                <span className="tab-line">
-                  <HostName host={s.host.name} name={s.name} />
-                  {stale && <StaleBadge host={s.host.name} since={stale} />}
-                  <LiveChip state={s.live.state} />
-                </span>
-                <span className="tab-sub">
-                  <span className="dir">{s.dir}</span>
-                  <span className="age">{age(s.updatedAt)}</span>
-                </span>
-              </a>
+              <li key={s.id} style={{ height: ROW, transform: `translateY(${row.start}px)` }}>
+                <a
+                  className={`tab${s.id === params.id ? ' active' : ''}`}
+                  data-session={s.id}
+                  href={`/s/${encodeURIComponent(s.id)}`}
+                  onClick={(e) => {
+                    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+                    e.preventDefault();
+                    void navigate({ to: '/s/$id', params: { id: s.id } });
+                  }}
+                >
+                  <span className="tab-line">
+                    <HostName host={s.host.name} name={s.name} />
+                    {stale && <StaleBadge host={s.host.name} since={stale} />}
+                    <LiveChip state={s.live.state} />
+                  </span>
+                  <span className="tab-sub">
+                    <span className="dir">{s.dir}</span>
+                    <span className="age">{age(s.updatedAt)}</span>
+                  </span>
+                </a>
+              </li>
             );
           })}
-        </div>
+        </ul>
       </div>
     </nav>
   );

@@ -1,4 +1,4 @@
-import { endingAt, pan, PRESETS, span, withSpan, zoom, type TimeWindow } from './time-window';
+import { endingAt, PRESETS, pan, span, type TimeWindow, withSpan, zoom } from './time-window';
 import { timeWindow } from './window-store';
 
 const when = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });

@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import type { CSSProperties, KeyboardEvent } from 'react';
-import { StaleBadge } from '../network/StaleBadge';
 import { useHosts } from '../network/hosts';
+import { StaleBadge } from '../network/StaleBadge';
 import { HostName } from '../tabs/host-name';
 import { staleSince } from '../tabs/stale';
 import { describeBar, describeSpan } from './describe';

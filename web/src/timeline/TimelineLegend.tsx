@@ -1,7 +1,7 @@
 /** What the colours mean. */
 export function TimelineLegend() {
   return (
-    <div className="tl-legend" aria-label="Legend">
+    <div className="tl-legend" role="note" aria-label="Legend">
       <span>
         <i className="tl-key tl-bar-running" /> running
       </span>

@@ -1,4 +1,4 @@
-import { DAY, HOUR, MINUTE, span, WEEK, type TimeWindow } from './time-window';
+import { DAY, HOUR, MINUTE, span, type TimeWindow, WEEK } from './time-window';
 
 // The time axis: the finest round step that leaves room for each label, in the browser's time
 // zone (a tick at 15:00 means 15:00 on the viewer's clock).

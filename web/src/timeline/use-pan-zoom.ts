@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 import { pan, zoom } from './time-window';
 import { timeWindow } from './window-store';
 

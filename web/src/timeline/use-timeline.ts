@@ -38,6 +38,7 @@ export function useTimeline(window: TimeWindow | null, sessionIds: string[], ver
     const timer = setTimeout(() => setRecheck((n) => n + 1), RUNNING_RECHECK_MS);
     return () => clearTimeout(timer);
   }, [running, data]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sessionIds is summed up in version, which also changes when those sessions do
   useEffect(() => {
     if (from === undefined || to === undefined) return;
     if (sessionIds.length === 0) {
@@ -55,7 +56,6 @@ export function useTimeline(window: TimeWindow | null, sessionIds: string[], ver
       current = false;
       clearTimeout(timer);
     };
-    // sessionIds is summed up in version, which also changes when those sessions do
   }, [from, to, version, recheck]);
   return data;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type RefObject } from 'react';
+import { type RefObject, useEffect, useState } from 'react';
 
 /** The element's content width in pixels, kept current as it resizes (0 before it is laid out). */
 export function useWidth(ref: RefObject<HTMLElement | null>): number {
