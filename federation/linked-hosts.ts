@@ -22,9 +22,14 @@ export interface LinkedHostsOptions {
   log(message: string): void;
   /** where ~/.ssh lives (tests give a temp HOME) */
   home?: string;
+  /** the ping period that notices a lost link; LINK_TIMINGS.keepaliveMs by default */
   keepaliveMs?: number;
+  /** how a lost link is retried; LINK_TIMINGS.backoff by default */
   backoff?: { baseMs: number; capMs: number };
 }
+
+/** A ping every 5 s; a lost link retried after 1 s, doubling up to 30 s (with jitter). */
+export const LINK_TIMINGS = { keepaliveMs: 5_000, backoff: { baseMs: 1_000, capMs: 30_000 } };
 
 export class LinkedHosts implements HostDirectory, RemoteDirectory {
   private readonly connections = new Map<string, HostConnection>();
@@ -133,8 +138,8 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
       agent: process.env.SSH_AUTH_SOCK,
       acceptNew: once.acceptNew ?? false,
       startKernel: once.startKernel ?? false,
-      keepaliveMs: this.options.keepaliveMs ?? 5_000,
-      backoff: this.options.backoff ?? { baseMs: 1_000, capMs: 30_000 },
+      keepaliveMs: this.options.keepaliveMs ?? LINK_TIMINGS.keepaliveMs,
+      backoff: this.options.backoff ?? LINK_TIMINGS.backoff,
       log: this.options.log,
       onChange: () => this.changed(),
     });

@@ -28,7 +28,7 @@ export interface KernelOptions {
   allowHosts?: string[];
   limits?: QueryLimits;
   hostName?: string;
-  /** sessions kept awake (graph in memory) beyond those being streamed */
+  /** sessions kept awake (graph in memory) beyond those being streamed; AWAKE_LIMIT (64) by default */
   awakeLimit?: number;
   log?: (message: string) => void;
   onProgress?: (progress: IndexingProgress) => void;
