@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TadaDocumentNode } from 'gql.tada';
 import { print, type DocumentNode, type GraphQLFormattedError } from 'graphql';
-import { createClient, type Client } from 'graphql-ws';
+import { createClient, type Client, type FormattedExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
 import { parseLinkedHost, saveLinkedHost } from '../../federation/hosts-config';
 import { startKernel, type Kernel, type KernelOptions } from '../../server/kernel';
@@ -33,11 +33,23 @@ export interface TestKernel extends Kernel {
 }
 
 /** The variables argument: optional when the document needs none. */
-type VariablesArg<Variables> = {} extends Variables ? [variables?: Variables] : [variables: Variables];
+export type VariablesArg<Variables> = {} extends Variables ? [variables?: Variables] : [variables: Variables];
 
 export interface GqlResponse<Result> {
   data: Result;
   errors?: GraphQLFormattedError[];
+}
+
+/**
+ * Subscribes on a graphql-ws client with a typed document (`graphql()` of web/src/lib/graphql.ts):
+ * the frames `client.iterate` gives, each one's `data` typed as the schema answers the document.
+ */
+export function iterate<Result, Variables>(
+  client: Client,
+  document: TadaDocumentNode<Result, Variables>,
+  ...variables: VariablesArg<Variables>
+): AsyncIterableIterator<FormattedExecutionResult<Result, unknown>> {
+  return client.iterate<Result>({ query: print(document), variables: variables[0] as Record<string, unknown> | undefined });
 }
 
 export interface TestKernelOptions {
