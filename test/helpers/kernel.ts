@@ -26,8 +26,11 @@ export interface TestKernel extends Kernel {
    * and the variables; `data` is typed as the schema answers it when there are no `errors`.
    */
   gql<Result, Variables>(document: TadaDocumentNode<Result, Variables>, ...variables: VariablesArg<Variables>): Promise<GqlResponse<Result>>;
-  /** A query as text: for one the schema refuses on purpose, or built at run time; its answer is untyped. */
-  gql(query: string, variables?: Record<string, unknown>): Promise<{ data: any; errors?: any }>;
+  /**
+   * A query as text: for one the schema refuses on purpose, or built at run time. Its `data` is
+   * `unknown`, unless the caller names the shape it reads (`gql<{ session: { id: string } }>(text)`).
+   */
+  gql<Data = unknown>(query: string, variables?: Record<string, unknown>): Promise<GqlResponse<Data>>;
   /** a graphql-ws client connected to this kernel, signed in with the token */
   ws(): Client;
 }
@@ -48,7 +51,7 @@ export function iterate<Result, Variables>(
   client: Client,
   document: TadaDocumentNode<Result, Variables>,
   ...variables: VariablesArg<Variables>
-): AsyncIterableIterator<FormattedExecutionResult<Result, unknown>> {
+): AsyncIterableIterator<FormattedExecutionResult<Result, unknown>, undefined> {
   return client.iterate<Result>({ query: print(document), variables: variables[0] as Record<string, unknown> | undefined });
 }
 
@@ -102,20 +105,23 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
   const token = kernel.access.token();
   const fetchKernel = (path: string, init: RequestInit = {}) =>
     fetch(`${kernel.url}${path.replace(/^\//, '')}`, { ...init, headers: { 'x-loom-token': token, ...init.headers } });
+  function gql<Result, Variables>(document: TadaDocumentNode<Result, Variables>, ...variables: VariablesArg<Variables>): Promise<GqlResponse<Result>>;
+  function gql<Data = unknown>(query: string, variables?: Record<string, unknown>): Promise<GqlResponse<Data>>;
+  async function gql(query: string | DocumentNode, variables?: unknown): Promise<GqlResponse<unknown>> {
+    const res = await fetchKernel('graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: typeof query === 'string' ? query : print(query), variables }),
+    });
+    return (await res.json()) as GqlResponse<unknown>;
+  }
   return {
     ...kernel,
     stateDir,
     logs,
     token,
     fetch: fetchKernel,
-    async gql(query: string | TadaDocumentNode<unknown, unknown>, variables?: unknown) {
-      const res = await fetchKernel('graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ query: typeof query === 'string' ? query : print(query as unknown as DocumentNode), variables }),
-      });
-      return res.json() as Promise<any>;
-    },
+    gql,
     ws() {
       const client = createClient({
         url: `${kernel.url.replace('http', 'ws')}graphql`,

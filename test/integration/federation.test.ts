@@ -141,7 +141,7 @@ describe('linking a host over SSH', () => {
     const target = `${sshd.user}@127.0.0.1:${sshd.port}`;
     const { data, errors } = await hub.gql(`mutation { linkHost(target: "${target}", name: "gpu", command: "touch /tmp/x; loom", stateDir: "/tmp") { name } }`);
     expect(data).toBeUndefined();
-    expect(errors.map((e: any) => e.message)).toEqual([
+    expect(errors!.map((e) => e.message)).toEqual([
       'Unknown argument "command" on field "Mutation.linkHost".',
       'Unknown argument "stateDir" on field "Mutation.linkHost".',
     ]);
@@ -845,7 +845,7 @@ describe('a host that lies about whose objects it sends', () => {
 
   it("has what does not fit the schema left out, and only that, where one bad session would blank every host's list", async () => {
     const listed = async (selection: string) =>
-      (await hub.gql(`{ sessions(first: 100) { nodes { ${selection} } } }`)).data.sessions.nodes.map((n: any) => n.id);
+      (await hub.gql<{ sessions: { nodes: { id: string }[] } }>(`{ sessions(first: 100) { nodes { ${selection} } } }`)).data.sessions.nodes.map((n) => n.id);
     expect(await listed('id name')).toEqual(expect.arrayContaining(['laptop:hub1', 'liar:liar1']));
     expect(await listed('id name')).not.toContain('liar:liar2');
     expect(await listed('id name')).not.toContain('liar:liar4');
