@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { graphql } from '../../web/src/lib/graphql';
 import { configureRemote } from '../helpers/kernel';
 import { startSshd } from '../helpers/sshd';
 import { ensureCorpus } from './corpus';
@@ -22,7 +23,7 @@ const { values } = parseArgs({
 });
 const SIZES = values.sessions.split(',').map(Number);
 const RUNS = Number(values.runs);
-const LINK = `mutation { linkHost(target: "remote", name: "remote") { status { state message } } }`;
+const LINK = graphql(`mutation { linkHost(target: "remote", name: "remote") { status { state message } } }`);
 const STREAMS = {
   sessions: `subscription { sessionsChanged { sessionId session { id name updatedAt } } }`,
   feed: `subscription { feedChanged { sessionId goals { id title status } } }`,
@@ -70,7 +71,7 @@ async function once(sshd: Awaited<ReturnType<typeof startSshd>>, sessions: numbe
     const asked = performance.now();
     configureRemote(hub, { name: 'remote', target: 'remote', stateDir: join(dir, 'remote') });
     const { linkHost } = await hub.gql(LINK);
-    if (linkHost.status.state !== 'UP') throw new Error(`linking failed: ${JSON.stringify(linkHost.status)}`);
+    if (linkHost.status?.state !== 'UP') throw new Error(`linking failed: ${JSON.stringify(linkHost.status)}`);
     const linked = performance.now();
     const deadline = linked + 60_000;
     while ((!whole.sessions || !whole.feed) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -11,6 +11,7 @@ import { reachKernel } from '../../federation/remote-kernel';
 import { connectSsh } from '../../federation/ssh-connect';
 import { resolveSshTarget } from '../../federation/ssh-target';
 import { TunnelAgent } from '../../federation/tunnel';
+import { graphql } from '../../web/src/lib/graphql';
 import { configureRemote, LOOM_COMMAND } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
 import { startSshd, type TestSshd } from '../helpers/sshd';
@@ -64,8 +65,8 @@ const SESSIONS_PAGE = `{ sessions(first: 50) { nodes { id name updatedAt } } }`;
 /** The same page under a filter every session passes, asked with a new `since` each time: the hub can keep nothing */
 const SESSIONS_SINCE = `query($since: DateTime) { sessions(first: 50, filter: { updatedSince: $since }) { nodes { id name updatedAt } } }`;
 const everSince = (i: number) => ({ since: new Date(Date.UTC(2000, 0, 1) + i).toISOString() });
-const LINK = `mutation($target: String!, $name: String) {
-  linkHost(target: $target, name: $name) { name status { state reason message } } }`;
+const LINK = graphql(`mutation($target: String!, $name: String) {
+  linkHost(target: $target, name: $name) { name status { state reason message } } }`);
 
 // ---------------------------------------------------------------------------------------------
 // Statistics and tables
@@ -138,7 +139,7 @@ async function startWorld(sshd: TestSshd, corpus: string): Promise<World> {
 async function link(hub: KernelProcess, alias: string, remote: KernelProcess): Promise<void> {
   configureRemote(hub, { name: alias, target: alias, stateDir: remote.stateDir });
   const { linkHost } = await hub.gql(LINK, { target: alias, name: alias });
-  if (linkHost.status.state !== 'UP') throw new Error(`linking ${alias} failed: ${JSON.stringify(linkHost.status)}`);
+  if (linkHost.status?.state !== 'UP') throw new Error(`linking ${alias} failed: ${JSON.stringify(linkHost.status)}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -304,7 +305,7 @@ interface MergeResult {
 
 async function measureMerge(world: World): Promise<MergeResult> {
   const [remote] = world.remotes;
-  const count = `{ sessions(first: 1) { totalCount } }`;
+  const count = graphql(`{ sessions(first: 1) { totalCount } }`);
   const hubSessions = (await world.hub.gql(count)).sessions.totalCount;
   const aloneSessions = (await remote.gql(count)).sessions.totalCount;
   const three = () => Promise.all(world.remotes.map((r) => r.gql(SESSIONS_PAGE)));
@@ -413,7 +414,7 @@ async function run(sshd: TestSshd, corpus: string): Promise<RunResult> {
 
     // the most recently active session of the first remote, by its id there and by the hub's
     const [remote] = world.remotes;
-    const [first] = (await remote.gql(`{ sessions(first: 1) { nodes { id } } }`)).sessions.nodes;
+    const [first] = (await remote.gql(graphql(`{ sessions(first: 1) { nodes { id } } }`))).sessions.nodes;
     const directId: string = first.id;
     const own = await openOwnTunnel(sshd, 'r1', remote);
     const bare = await openBareTunnel(sshd, 'r1', remote);

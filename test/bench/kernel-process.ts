@@ -2,8 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
+import type { TadaDocumentNode } from 'gql.tada';
+import { print, type DocumentNode } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import type { VariablesArg } from '../helpers/kernel';
 
 // A kernel in its own process, as `loom up` runs it, and a keep-alive client for it: benches
 // time what a separate client sees, never a kernel sharing the bench's event loop.
@@ -18,10 +21,15 @@ export interface KernelProcess {
   port: number;
   stateDir: string;
   token: string;
-  /** POSTs one operation over keep-alive HTTP; rejects on any GraphQL error */
-  gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  /**
+   * POSTs one operation over keep-alive HTTP and resolves with its data; rejects on any GraphQL
+   * error. A typed document (`graphql()` of web/src/lib/graphql.ts) types the data and the variables.
+   */
+  gql<Result, Variables>(document: TadaDocumentNode<Result, Variables>, ...variables: VariablesArg<Variables>): Promise<Result>;
+  /** A query as text (a bench times exactly what it sends): its data is `unknown`. */
+  gql(query: string, variables?: Record<string, unknown>): Promise<unknown>;
   /** the same, with the response's Server-Timing header (a hub's fast path sends one) */
-  timedGql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data: T; serverTiming: string | null }>;
+  timedGql(query: string, variables?: Record<string, unknown>): Promise<{ data: unknown; serverTiming: string | null }>;
   /** a graphql-ws client signed in with the token */
   ws(): Client;
   stop(): Promise<void>;
@@ -61,6 +69,12 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
   const token = readFileSync(join(options.stateDir, 'token'), 'utf8').trim();
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
   const clients: Client[] = [];
+  function gql<Result, Variables>(document: TadaDocumentNode<Result, Variables>, ...variables: VariablesArg<Variables>): Promise<Result>;
+  function gql(query: string, variables?: Record<string, unknown>): Promise<unknown>;
+  async function gql(query: string | DocumentNode, variables?: unknown): Promise<unknown> {
+    const text = typeof query === 'string' ? query : print(query);
+    return (await postGql<unknown>(url, token, agent, text, variables as Record<string, unknown> | undefined)).data;
+  }
   return {
     name: options.name,
     pid: child.pid!,
@@ -68,8 +82,8 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
     port: Number(new URL(url).port),
     stateDir: options.stateDir,
     token,
-    gql: async <T>(query: string, variables?: Record<string, unknown>) => (await postGql<T>(url, token, agent, query, variables)).data,
-    timedGql: (query, variables) => postGql(url, token, agent, query, variables),
+    gql,
+    timedGql: (query, variables) => postGql<unknown>(url, token, agent, query, variables),
     ws() {
       const client = createClient({ url: `${url.replace('http', 'ws')}graphql`, webSocketImpl: WebSocket, connectionParams: { token }, retryAttempts: 0 });
       clients.push(client);

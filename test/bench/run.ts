@@ -22,9 +22,29 @@ const bytes = Number(values.mb) * 1024 * 1024;
 const runs = Number(values.runs);
 const here = import.meta.dirname;
 
-function child(script: string, args: string[]): any {
+/** What parse-baseline.ts prints: reading, splitting and parsing the corpus, and JSON.parse alone on a sample. */
+interface ParseRun {
+  ms: number;
+  bytes: number;
+  lines: number;
+  parseOnlyMs: number;
+  sampleBytes: number;
+}
+
+/** What cold-index.ts prints: one index of the corpus, cold or from a cache. */
+interface IndexRun {
+  ms: number;
+  bytes: number;
+  files: number;
+  fromCache: number;
+  sessionCount: number;
+  maxRssMB: number;
+}
+
+/** Runs a bench script in its own process; its last line of output is its JSON result. */
+function child<Result>(script: string, args: string[]): Result {
   const out = execFileSync(process.execPath, ['--import', 'tsx', join(here, script), ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(out.trim().split('\n').pop()!);
+  return JSON.parse(out.trim().split('\n').pop()!) as Result;
 }
 
 const mbps = (r: { bytes: number; ms: number }) => r.bytes / 1024 / 1024 / (r.ms / 1000);
@@ -37,12 +57,12 @@ const root = await ensureCorpus(bytes, Number(values.files));
 
 const rows: string[] = [];
 for (let run = 1; run <= runs; run++) {
-  const parse = child('parse-baseline.ts', [root]);
-  const cold = child('cold-index.ts', [root, '']);
+  const parse = child<ParseRun>('parse-baseline.ts', [root]);
+  const cold = child<IndexRun>('cold-index.ts', [root, '']);
   const stateDir = mkdtempSync(join(tmpdir(), 'loom-bench-state-'));
   const cache = join(stateDir, 'index-cache.json');
-  child('cold-index.ts', [root, cache]);
-  const warm = child('cold-index.ts', [root, cache]);
+  child<IndexRun>('cold-index.ts', [root, cache]);
+  const warm = child<IndexRun>('cold-index.ts', [root, cache]);
   rmSync(stateDir, { recursive: true, force: true });
   const parseOnly = mbps({ bytes: parse.sampleBytes, ms: parse.parseOnlyMs });
   rows.push(

@@ -10,6 +10,8 @@ import { assistant, line, prompt } from '../helpers/records';
 import { sleep, until } from '../helpers/wait';
 
 const HOOK = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom-hook.sh');
+/** the page's window, with the banner texts a test collects on it */
+type BannerLog = Window & { banners?: string[] };
 
 let browser: TestBrowser;
 beforeAll(async () => {
@@ -144,7 +146,7 @@ describe('the dashboard live', () => {
     await page.waitForSelector('.tab');
     const before = await page.$$eval('.tab', (tabs) => tabs.length);
     await page.evaluate(() => {
-      const seen: string[] = ((window as any).banners = []);
+      const seen: string[] = ((window as BannerLog).banners = []);
       new MutationObserver(() => {
         const text = document.querySelector('.banner')?.textContent;
         if (text && seen[seen.length - 1] !== text) seen.push(text);
@@ -157,7 +159,7 @@ describe('the dashboard live', () => {
     kernel = await startTestKernel(root, { port, stateDir });
     await page.waitForSelector('.tab[data-session="test:w2"]', { timeout: 15_000 });
     await page.waitForSelector('.banner', { state: 'detached' });
-    expect(await page.evaluate(() => (window as any).banners)).toEqual([
+    expect(await page.evaluate(() => (window as BannerLog).banners)).toEqual([
       'Connection to the kernel lost: reconnecting…',
       'Reconnected: what you see may be stale until fresh data arrives.',
     ]);

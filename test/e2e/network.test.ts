@@ -188,7 +188,7 @@ describe('the sessions of a host that goes down', () => {
     await tab.locator('.stale-badge').waitFor();
     // a session begun there meanwhile, which the hub cannot see yet
     writeFileSync(join(remoteRoot, '-home-dev-demo', 'gpu2.jsonl'), line(prompt('gpu2-p1', null, 'begun while the hub could not see it')));
-    await until(async () => (await remote.gql(`{ session(id: "gpubox:gpu2") { id } }`)).data.session, 'the remote indexing it');
+    await until(async () => (await remote.gql(graphql(`{ session(id: "gpubox:gpu2") { id } }`))).data.session, 'the remote indexing it');
 
     await sshd.start();
     await tab.locator('.stale-badge').waitFor({ state: 'detached', timeout: 15_000 });

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
+import { graphql } from '../../web/src/lib/graphql';
 import { TIMELINE } from '../../web/src/timeline/queries';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
@@ -40,7 +41,7 @@ describe('the timeline pane', { timeout: 45_000 }, () => {
     expect(await lane.locator('.host').textContent()).toBe('test:');
 
     await page.click('.tl-controls button:text-is("all")');
-    const sessionCount = (await kernel.gql(`{ kernel { sessionCount } }`)).data.kernel.sessionCount;
+    const sessionCount = (await kernel.gql(graphql(`{ kernel { sessionCount } }`))).data.kernel.sessionCount;
     await page.waitForFunction((n) => document.querySelectorAll('[data-lane]').length >= Math.min(n, 15), sessionCount);
     const all = await expectedLanes(page);
     expect(all).toHaveLength(sessionCount);

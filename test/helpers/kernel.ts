@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TadaDocumentNode } from 'gql.tada';
 import { print, type DocumentNode, type GraphQLFormattedError } from 'graphql';
-import { createClient, type Client } from 'graphql-ws';
+import { createClient, type Client, type FormattedExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
 import { parseLinkedHost, saveLinkedHost } from '../../federation/hosts-config';
 import { startKernel, type Kernel, type KernelOptions } from '../../server/kernel';
@@ -26,18 +26,33 @@ export interface TestKernel extends Kernel {
    * and the variables; `data` is typed as the schema answers it when there are no `errors`.
    */
   gql<Result, Variables>(document: TadaDocumentNode<Result, Variables>, ...variables: VariablesArg<Variables>): Promise<GqlResponse<Result>>;
-  /** A query as text: for one the schema refuses on purpose, or built at run time; its answer is untyped. */
-  gql(query: string, variables?: Record<string, unknown>): Promise<{ data: any; errors?: any }>;
+  /**
+   * A query as text: for one the schema refuses on purpose, or built at run time. Its `data` is
+   * `unknown`, unless the caller names the shape it reads (`gql<{ session: { id: string } }>(text)`).
+   */
+  gql<Data = unknown>(query: string, variables?: Record<string, unknown>): Promise<GqlResponse<Data>>;
   /** a graphql-ws client connected to this kernel, signed in with the token */
   ws(): Client;
 }
 
 /** The variables argument: optional when the document needs none. */
-type VariablesArg<Variables> = {} extends Variables ? [variables?: Variables] : [variables: Variables];
+export type VariablesArg<Variables> = {} extends Variables ? [variables?: Variables] : [variables: Variables];
 
 export interface GqlResponse<Result> {
   data: Result;
   errors?: GraphQLFormattedError[];
+}
+
+/**
+ * Subscribes on a graphql-ws client with a typed document (`graphql()` of web/src/lib/graphql.ts):
+ * the frames `client.iterate` gives, each one's `data` typed as the schema answers the document.
+ */
+export function iterate<Result, Variables>(
+  client: Client,
+  document: TadaDocumentNode<Result, Variables>,
+  ...variables: VariablesArg<Variables>
+): AsyncIterableIterator<FormattedExecutionResult<Result, unknown>, undefined> {
+  return client.iterate<Result>({ query: print(document), variables: variables[0] as Record<string, unknown> | undefined });
 }
 
 export interface TestKernelOptions {
@@ -90,20 +105,23 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
   const token = kernel.access.token();
   const fetchKernel = (path: string, init: RequestInit = {}) =>
     fetch(`${kernel.url}${path.replace(/^\//, '')}`, { ...init, headers: { 'x-loom-token': token, ...init.headers } });
+  function gql<Result, Variables>(document: TadaDocumentNode<Result, Variables>, ...variables: VariablesArg<Variables>): Promise<GqlResponse<Result>>;
+  function gql<Data = unknown>(query: string, variables?: Record<string, unknown>): Promise<GqlResponse<Data>>;
+  async function gql(query: string | DocumentNode, variables?: unknown): Promise<GqlResponse<unknown>> {
+    const res = await fetchKernel('graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: typeof query === 'string' ? query : print(query), variables }),
+    });
+    return (await res.json()) as GqlResponse<unknown>;
+  }
   return {
     ...kernel,
     stateDir,
     logs,
     token,
     fetch: fetchKernel,
-    async gql(query: string | TadaDocumentNode<unknown, unknown>, variables?: unknown) {
-      const res = await fetchKernel('graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ query: typeof query === 'string' ? query : print(query as unknown as DocumentNode), variables }),
-      });
-      return res.json() as Promise<any>;
-    },
+    gql,
     ws() {
       const client = createClient({
         url: `${kernel.url.replace('http', 'ws')}graphql`,

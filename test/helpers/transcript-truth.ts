@@ -17,7 +17,24 @@ const WRAPPERS = [
   '<system-reminder>',
 ];
 
-type Rec = Record<string, any>;
+/** A content block as a file holds it: the fields read here (a block may be anything, or null). */
+interface Block {
+  type?: string;
+  text?: string;
+  tool_use_id?: string;
+}
+
+/** A line of a transcript file as JSON: the fields read here. */
+interface Rec {
+  type?: string;
+  uuid?: string;
+  parentUuid?: string | null;
+  isMeta?: boolean;
+  isSidechain?: boolean;
+  isCompactSummary?: boolean;
+  isVisibleInTranscriptOnly?: boolean;
+  message?: { content?: string | (Block | null)[] };
+}
 
 function records(file: string): Rec[] {
   return readFileSync(file, 'utf8')
@@ -33,7 +50,7 @@ function textOf(r: Rec): { text: string; hasResult: boolean } {
   return {
     text: content
       .filter((b) => b?.type === 'text')
-      .map((b) => b.text ?? '')
+      .map((b) => b?.text ?? '')
       .join('\n'),
     hasResult: content.some((b) => b?.type === 'tool_result'),
   };
@@ -52,10 +69,11 @@ const isTypedPrompt = (r: Rec): boolean => {
  */
 export function keptPrompts(file: string): string[] {
   const recs = records(file);
-  const byUuid = new Map(recs.filter((r) => r.uuid).map((r) => [r.uuid as string, r]));
+  // every record here has a uuid; a parentUuid may be null or missing
+  const byUuid = new Map<string | null | undefined, Rec>(recs.filter((r) => r.uuid).map((r) => [r.uuid, r]));
   const ancestors = (r: Rec): Set<string> => {
     const seen = new Set<string>();
-    for (let p = byUuid.get(r.parentUuid); p && !seen.has(p.uuid); p = byUuid.get(p.parentUuid)) seen.add(p.uuid);
+    for (let p = byUuid.get(r.parentUuid); p && !seen.has(p.uuid!); p = byUuid.get(p.parentUuid)) seen.add(p.uuid!);
     return seen;
   };
   const prompts = recs.filter(isTypedPrompt);
@@ -65,7 +83,7 @@ export function keptPrompts(file: string): string[] {
       (p, i) =>
         !prompts
           .slice(i + 1)
-          .some((q) => q.parentUuid && (above.get(p.uuid)!.has(q.parentUuid) || q.parentUuid === p.parentUuid) && !above.get(q.uuid)!.has(p.uuid)),
+          .some((q) => q.parentUuid && (above.get(p.uuid)!.has(q.parentUuid) || q.parentUuid === p.parentUuid) && !above.get(q.uuid)!.has(p.uuid!)),
     )
     .map((p) => textOf(p).text);
 }

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { GraphQLFormattedError } from 'graphql';
+import type { FormattedExecutionResult } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printLoomSchema } from '../../schema/index';
 import { SDL_FILE, WEB_TYPES_FILE, webTypesFor } from '../../schema/print';
@@ -68,8 +70,8 @@ describe('sessions', () => {
   });
 
   it('returns 50 sessions when no page size is given', async () => {
-    const { data } = await kernel.gql(`{ sessions { nodes { id } } }`);
-    expect(data.sessions.nodes.length).toBe(Math.min(50, (await kernel.gql(`{ kernel { sessionCount } }`)).data.kernel.sessionCount));
+    const { data } = await kernel.gql(graphql(`{ sessions { nodes { id } } }`));
+    expect(data.sessions.nodes.length).toBe(Math.min(50, (await kernel.gql(graphql(`{ kernel { sessionCount } }`))).data.kernel.sessionCount));
   });
 
   it('filters by directory, by text in the name and by last activity', async () => {
@@ -84,37 +86,44 @@ describe('sessions', () => {
   });
 
   it('answers bad arguments with BAD_USER_INPUT and a message saying what is wrong', async () => {
-    const badId = await kernel.gql(`{ session(id: "no-colon") { id } }`);
-    expect(badId.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect(badId.errors[0].message).toMatch(/host:sessionKey/);
-    const badFirst = await kernel.gql(`{ sessions(first: -1) { totalCount } }`);
-    expect(badFirst.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/"first"/) });
-    const badCursor = await kernel.gql(`{ sessions(after: "garbage") { totalCount } }`);
-    expect(badCursor.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const badId = await kernel.gql(graphql(`{ session(id: "no-colon") { id } }`));
+    expect(badId.errors![0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(badId.errors![0].message).toMatch(/host:sessionKey/);
+    const badFirst = await kernel.gql(graphql(`{ sessions(first: -1) { totalCount } }`));
+    expect(badFirst.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/"first"/) });
+    const badCursor = await kernel.gql(graphql(`{ sessions(after: "garbage") { totalCount } }`));
+    expect(badCursor.errors![0].extensions?.code).toBe('BAD_USER_INPUT');
+    // a variable of the wrong type: as text, which its typed document would not let through
     const badVariable = await kernel.gql(`query($n: Int) { sessions(first: $n) { totalCount } }`, { n: 'x' });
-    expect(badVariable.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/\$n/) });
+    expect(badVariable.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringMatching(/\$n/) });
   });
 
   it('returns null for a session on another host or one that does not exist', async () => {
-    const { data, errors } = await kernel.gql(`{ a: session(id: "elsewhere:ba79134d-b6e9-4867-af0c-6941038c9e4b") { id } b: session(id: "test:nope") { id } }`);
+    const { data, errors } = await kernel.gql(
+      graphql(`{ a: session(id: "elsewhere:ba79134d-b6e9-4867-af0c-6941038c9e4b") { id } b: session(id: "test:nope") { id } }`),
+    );
     expect(errors).toBeUndefined();
     expect(data).toEqual({ a: null, b: null });
   });
 
   it('refuses a stream of a session that does not exist with NOT_FOUND', async () => {
-    const result = await new Promise<any>((resolve) => {
+    // a frame with errors, or the errors graphql-ws ends the subscription with
+    const result = await new Promise<FormattedExecutionResult | GraphQLFormattedError[]>((resolve) => {
       kernel
         .ws()
-        .subscribe({ query: `subscription { sessionStream(sessionId: "test:nope") { cursor } }` }, { next: resolve, error: resolve, complete: () => {} });
+        .subscribe(
+          { query: `subscription { sessionStream(sessionId: "test:nope") { cursor } }` },
+          { next: resolve, error: (errors) => resolve(errors as GraphQLFormattedError[]), complete: () => {} },
+        );
     });
     const errors = Array.isArray(result) ? result : result.errors;
-    expect(errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(errors![0].extensions?.code).toBe('NOT_FOUND');
   });
 });
 
 describe('the kernel', () => {
   it('reports its host, version and finished indexing', async () => {
-    const { data } = await kernel.gql(`{ hosts { id name local } kernel { version host { name } projectsRoot indexing { done } } }`);
+    const { data } = await kernel.gql(graphql(`{ hosts { id name local } kernel { version host { name } projectsRoot indexing { done } } }`));
     expect(data.hosts).toEqual([{ id: 'test', name: 'test', local: true }]);
     expect(data.kernel).toMatchObject({ host: { name: 'test' }, projectsRoot: FIXTURES, indexing: { done: true } });
     expect(data.kernel.version).toMatch(/^\d+\.\d+\.\d+/);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from '../../web/src/lib/graphql';
 import { LOOM, startKernelProcess, type KernelProcess } from '../bench/kernel-process';
 import { FAST_LINKS, FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { startSshd, type TestSshd } from '../helpers/sshd';
@@ -97,13 +98,13 @@ describe('an operation’s budget', () => {
   });
 
   it('refuses an answer that would read more transcript bytes than its budget', async () => {
-    const { sessions } = await kernel.gql(`{ sessions(first: 1) { nodes { id } } }`);
+    const { sessions } = await kernel.gql(graphql(`{ sessions(first: 1) { nodes { id } } }`));
     const query = `query($id: ID!) { transcript(sessionId: $id, limit: 1000) { entries { content { __typename } } } }`;
     expect(await refusal(query, { id: sessions.nodes[0].id })).toMatch(/MiB of transcripts: ask for fewer atoms' content at once/);
   });
 
   it('answers what fits its budget, and stays up after the refusals', async () => {
-    const { sessions } = await kernel.gql(`{ sessions(first: 5) { nodes { id name } } }`);
+    const { sessions } = await kernel.gql(graphql(`{ sessions(first: 5) { nodes { id name } } }`));
     expect(sessions.nodes).toHaveLength(5);
   });
 });
@@ -164,7 +165,7 @@ describe('a flood through a hub', () => {
       federation: { home: sshd.home, ...FAST_LINKS },
     });
     await until(
-      async () => (await hub.gql(`{ hosts { name status { state } } }`)).data.hosts.find((h: any) => h.name === 'gpu')?.status.state === 'UP',
+      async () => (await hub.gql(graphql(`{ hosts { name status { state } } }`))).data.hosts.find((h) => h.name === 'gpu')?.status!.state === 'UP',
       'the host linked',
     );
   }, 60_000);

@@ -98,17 +98,22 @@ describe('loom up and loom status', () => {
     const state = tempDir();
     const { url } = await up(['--demo', '--state', state, '--projects', join(tempDir(), 'nothing-here')]);
     const token = readFileSync(join(state, 'token'), 'utf8').trim();
+    /** what the query below answers */
+    interface Sessions {
+      totalCount: number;
+      nodes: { atomCount: number }[];
+    }
     const query = async () => {
       const res = await fetch(`${url}graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-loom-token': token },
         body: JSON.stringify({ query: '{ sessions { totalCount nodes { atomCount } } }' }),
       });
-      return (await res.json()).data.sessions;
+      return ((await res.json()) as { data: { sessions: Sessions } }).data.sessions;
     };
     const first = await query();
     expect(first.totalCount).toBeGreaterThanOrEqual(5);
-    const total = (s: any) => s.nodes.reduce((n: number, x: any) => n + x.atomCount, 0);
+    const total = (s: Sessions) => s.nodes.reduce((n, x) => n + x.atomCount, 0);
     await until(async () => total(await query()) > total(first), 'the demo sessions to grow', 15_000);
   });
 });

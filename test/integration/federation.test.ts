@@ -6,8 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { fingerprint } from '../../federation/known-hosts';
 import { rotateToken } from '../../server/security/token';
 import { VERSION } from '../../spoke/version';
-import { graphql } from '../../web/src/lib/graphql';
-import { configureRemote, FAST_LINKS, LOOM_COMMAND, startTestKernel, type TestKernel } from '../helpers/kernel';
+import type { GraphQLFormattedError } from 'graphql';
+import { graphql, type Enum, type ResultOf, type TadaDocumentNode } from '../../web/src/lib/graphql';
+import { configureRemote, FAST_LINKS, iterate, LOOM_COMMAND, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { startLyingKernel, type LyingKernel } from '../helpers/lying-kernel';
 import { line, prompt } from '../helpers/records';
 import { startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
@@ -17,9 +18,11 @@ import { sleep, until } from '../helpers/wait';
 // A hub and a remote kernel on this machine, the remote reached through a real OpenSSH sshd on a
 // loopback port (its own host key, the hub's own user key and known_hosts in a temp HOME).
 
-const HOST = `name target trust status { state reason message since lastSeen rttMs }`;
-const LINK = `mutation($target: String!, $name: String, $trust: TrustTier, $accept: Boolean, $startKernel: Boolean) {
-  linkHost(target: $target, name: $name, trust: $trust, acceptNewHostKey: $accept, startKernel: $startKernel) { ${HOST} } }`;
+const LINK = graphql(`mutation($target: String!, $name: String, $trust: TrustTier, $accept: Boolean, $startKernel: Boolean) {
+  linkHost(target: $target, name: $name, trust: $trust, acceptNewHostKey: $accept, startKernel: $startKernel) {
+    name target trust status { state reason message since lastSeen rttMs } } }`);
+/** every host, with the fields LINK answers for the one it links */
+const HOSTS = graphql(`{ hosts { name target trust status { state reason message since lastSeen rttMs } } }`);
 
 interface LinkRequest {
   target: string;
@@ -27,7 +30,7 @@ interface LinkRequest {
   /** the remote kernel's state dir and the command to run there: kept in the hub's hosts.json */
   stateDir: string;
   command?: string;
-  trust?: string;
+  trust?: Enum<'TrustTier'>;
   accept?: boolean;
   startKernel?: boolean;
 }
@@ -109,11 +112,11 @@ describe('linking a host over SSH', () => {
   const startHub = async () => (hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST_LINKS } }));
   const link = (request: Partial<LinkRequest> = {}) =>
     linkThrough(hub, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', stateDir: remoteStateDir, ...request });
-  const status = async (name = 'gpu') => (await hub.gql(`{ hosts { ${HOST} } }`)).data.hosts.find((h: any) => h.name === name)?.status;
+  const status = async (name = 'gpu') => (await hub.gql(HOSTS)).data.hosts.find((h) => h.name === name)?.status;
   const reaches = (state: string) =>
     until(async () => {
       const s = await status();
-      return s.state === state && s;
+      return s!.state === state && s;
     }, `gpu to be ${state}`);
 
   it('links a remote kernel through sshd: UP with a round trip, DIRECTED by default, kept in hosts.json', async () => {
@@ -121,7 +124,7 @@ describe('linking a host over SSH', () => {
     const { data, errors } = await link();
     expect(errors).toBeUndefined();
     expect(data.linkHost).toMatchObject({ name: 'gpu', trust: 'DIRECTED', status: { state: 'UP', reason: null } });
-    expect(data.linkHost.status.rttMs).toBeGreaterThan(0);
+    expect(data.linkHost.status!.rttMs).toBeGreaterThan(0);
     const saved = JSON.parse(readFileSync(join(hub.stateDir, 'hosts.json'), 'utf8'));
     expect(saved.hosts).toEqual([
       { name: 'gpu', target: `${sshd.user}@127.0.0.1:${sshd.port}`, trust: 'directed', command: LOOM_COMMAND, stateDir: remoteStateDir },
@@ -138,7 +141,7 @@ describe('linking a host over SSH', () => {
     const target = `${sshd.user}@127.0.0.1:${sshd.port}`;
     const { data, errors } = await hub.gql(`mutation { linkHost(target: "${target}", name: "gpu", command: "touch /tmp/x; loom", stateDir: "/tmp") { name } }`);
     expect(data).toBeUndefined();
-    expect(errors.map((e: any) => e.message)).toEqual([
+    expect(errors!.map((e) => e.message)).toEqual([
       'Unknown argument "command" on field "Mutation.linkHost".',
       'Unknown argument "stateDir" on field "Mutation.linkHost".',
     ]);
@@ -150,9 +153,9 @@ describe('linking a host over SSH', () => {
     const root = projects('hub');
     hub = await startTestKernel(root, { hostName: 'laptop', federation: { home: sshd.home, ...FAST_LINKS } });
     const changed: string[] = [];
-    const iterator = hub.ws().iterate({ query: `subscription { sessionsChanged { sessionId } }` });
+    const iterator = iterate(hub.ws(), graphql(`subscription { sessionsChanged { sessionId } }`));
     const consume = (async () => {
-      for await (const r of iterator) changed.push((r.data as any).sessionsChanged.sessionId);
+      for await (const r of iterator) changed.push(r.data!.sessionsChanged.sessionId);
     })();
     // no acknowledgement exists for a subscription: a change here shows the stream is open
     let n = 0;
@@ -160,7 +163,7 @@ describe('linking a host over SSH', () => {
       writeFileSync(join(root, '-home-dev-demo', `here${++n}.jsonl`), line(prompt(`here${n}`, null, 'a change on the hub')));
       return changed.some((id) => id.startsWith('laptop:here'));
     }, 'the change stream open');
-    expect((await link()).data.linkHost.status.state).toBe('UP');
+    expect((await link()).data.linkHost.status!.state).toBe('UP');
     await until(() => changed.includes('gpu:gpu1'), "the new host's session announced");
     await iterator.return?.();
     await consume;
@@ -216,10 +219,10 @@ describe('linking a host over SSH', () => {
       const target = `${unknown.user}@127.0.0.1:${unknown.port}`;
       const refused = (await linkThrough(hub, { target, name: 'gpu', stateDir: remoteStateDir })).data.linkHost;
       expect(refused.status).toMatchObject({ state: 'DOWN', reason: 'HOST_KEY_UNKNOWN' });
-      expect(refused.status.message).toContain(fingerprint(unknown.hostKey.blob));
-      expect(refused.status.message).toContain('--accept-new');
+      expect(refused.status!.message).toContain(fingerprint(unknown.hostKey.blob));
+      expect(refused.status!.message).toContain('--accept-new');
       const accepted = (await linkThrough(hub, { target, name: 'gpu', stateDir: remoteStateDir, accept: true })).data.linkHost;
-      expect(accepted.status.state).toBe('UP');
+      expect(accepted.status!.state).toBe('UP');
       expect(readFileSync(join(unknown.home, '.ssh', 'known_hosts'), 'utf8')).toContain(unknown.hostKey.line.split(' ')[1]);
     } finally {
       await hub.close();
@@ -235,7 +238,7 @@ describe('linking a host over SSH', () => {
       const target = `${rotating.user}@127.0.0.1:${rotating.port}`;
       const refused = (await linkThrough(hub, { target, name: 'gpu', stateDir: remoteStateDir, accept: true })).data.linkHost;
       expect(refused.status).toMatchObject({ state: 'DOWN', reason: 'HOST_KEY_CHANGED' });
-      expect(refused.status.message).toContain(fingerprint(rotating.hostKey.blob));
+      expect(refused.status!.message).toContain(fingerprint(rotating.hostKey.blob));
     } finally {
       await hub.close();
       await rotating.close();
@@ -260,12 +263,12 @@ describe('linking a host over SSH', () => {
 
   it('says KERNEL_NOT_RUNNING when the remote kernel stops, and comes back UP when it starts again', async () => {
     await startHub();
-    expect((await link()).data.linkHost.status.state).toBe('UP');
+    expect((await link()).data.linkHost.status!.state).toBe('UP');
     await remote.close();
     // whether or not the hub has noticed yet: UNAVAILABLE, naming the host
     for (const query of [`{ session(id: "gpu:gpu1") { id } }`, `{ session(id: "gpu:gpu1") { id host { name } } }`]) {
       const { errors } = await hub.gql(query);
-      expect(errors[0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^gpu (did not answer|is down since)/) });
+      expect(errors![0]).toMatchObject({ extensions: { code: 'UNAVAILABLE' }, message: expect.stringMatching(/^gpu (did not answer|is down since)/) });
     }
     const down = await reaches('DOWN');
     expect(down).toMatchObject({ reason: 'KERNEL_NOT_RUNNING' });
@@ -279,7 +282,7 @@ describe('linking a host over SSH', () => {
     const rotated = await startTestKernel(projects('rot'), { hostName: 'rotbox', stateDir });
     try {
       await startHub();
-      expect((await link({ name: 'rot', stateDir })).data.linkHost.status.state).toBe('UP');
+      expect((await link({ name: 'rot', stateDir })).data.linkHost.status!.state).toBe('UP');
       const ask = async () => (await hub.gql(graphql(`{ session(id: "rot:rot1") { id } }`))).data?.session?.id;
       expect(await ask()).toBe('rot:rot1');
       rotateToken(stateDir);
@@ -296,7 +299,7 @@ describe('linking a host over SSH', () => {
   it('starts the remote kernel only when asked in so many words (--start), never by itself', async () => {
     await startHub();
     await remote.close();
-    const down = (await link()).data.linkHost.status;
+    const down = (await link()).data.linkHost.status!;
     expect(down).toMatchObject({ state: 'DOWN', reason: 'KERNEL_NOT_RUNNING' });
     expect(down.message).toContain('--start');
     // the remote's loom, told where that machine's transcripts are
@@ -304,7 +307,7 @@ describe('linking a host over SSH', () => {
     writeFileSync(wrapper, `#!/bin/sh\nif [ "$1" = up ]; then exec ${LOOM_COMMAND} "$@" --projects '${remoteRoot}'; fi\nexec ${LOOM_COMMAND} "$@"\n`, {
       mode: 0o755,
     });
-    const started = (await link({ command: wrapper, startKernel: true })).data.linkHost.status;
+    const started = (await link({ command: wrapper, startKernel: true })).data.linkHost.status!;
     expect(started.state).toBe('UP');
     const claim = JSON.parse(readFileSync(join(remoteStateDir, 'kernel.json'), 'utf8'));
     await hub.close();
@@ -322,7 +325,7 @@ describe('linking a host over SSH', () => {
 
   it('says UNREACHABLE when sshd dies, and comes back UP when it returns', async () => {
     await startHub();
-    expect((await link()).data.linkHost.status.state).toBe('UP');
+    expect((await link()).data.linkHost.status!.state).toBe('UP');
     await sshd.stop();
     expect((await reaches('DOWN')).reason).toBe('UNREACHABLE');
     await sshd.start();
@@ -351,9 +354,9 @@ describe('linking a host over SSH', () => {
   it('lists, relinks with another trust, and unlinks hosts, announcing each change on hostsChanged', async () => {
     await startHub();
     const seen: string[] = [];
-    const iterator = hub.ws().iterate({ query: `subscription { hostsChanged { name trust status { state } } }` });
+    const iterator = iterate(hub.ws(), graphql(`subscription { hostsChanged { name trust status { state } } }`));
     const consume = (async () => {
-      for await (const r of iterator) seen.push(JSON.stringify((r.data as any).hostsChanged.filter((h: any) => h.name === 'gpu')));
+      for await (const r of iterator) seen.push(JSON.stringify(r.data!.hostsChanged.filter((h) => h.name === 'gpu')));
     })();
     await until(() => seen.length > 0, 'the first hostsChanged frame');
     await link();
@@ -374,7 +377,7 @@ describe('remote sessions through the hub', () => {
   beforeAll(async () => {
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home: sshd.home, ...FAST_LINKS } });
     const linked = await linkThrough(hub, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'gpu', stateDir: remoteStateDir });
-    expect(linked.data.linkHost.status.state).toBe('UP');
+    expect(linked.data.linkHost.status!.state).toBe('UP');
   });
   afterAll(() => hub?.close());
 
@@ -393,14 +396,12 @@ describe('remote sessions through the hub', () => {
   });
 
   it('pages the merged list with one cursor, every session once', async () => {
+    const PAGE = graphql(`query($after: String) { sessions(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }`);
     const seen: string[] = [];
     let after: string | null = null;
     for (let i = 0; i < 5; i++) {
-      const { data }: any = await hub.gql(
-        graphql(`query($after: String) { sessions(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }`),
-        { after },
-      );
-      seen.push(...data.sessions.nodes.map((n: any) => n.id));
+      const { data }: { data: ResultOf<typeof PAGE> } = await hub.gql(PAGE, { after });
+      seen.push(...data.sessions.nodes.map((n) => n.id));
       if (!data.sessions.pageInfo.hasNextPage) break;
       after = data.sessions.pageInfo.endCursor;
     }
@@ -409,18 +410,24 @@ describe('remote sessions through the hub', () => {
 
   it('answers a remote session, its turns and atoms by id, with ids in the alias', async () => {
     const { data, errors } = await hub.gql(
-      `query($id: ID!) { session(id: $id) { id key turns { id trigger { id promptLine content { __typename ... on TextBlock { text } } } } }
-      transcript(sessionId: $id) { maxSequence entries { id sequence } } }`,
+      graphql(`query($id: ID!) { session(id: $id) { id key turns { id trigger { id promptLine content { __typename ... on TextBlock { text } } } } }
+      transcript(sessionId: $id) { maxSequence entries { id sequence } } }`),
       { id: 'gpu:gpu1' },
     );
     expect(errors).toBeUndefined();
-    expect(data.session.id).toBe('gpu:gpu1');
-    expect(data.session.turns[0].id).toMatch(/^gpu:gpu1:/);
-    expect(data.session.turns[0].trigger).toMatchObject({ promptLine: 'a session on gpu', content: [{ __typename: 'TextBlock', text: 'a session on gpu' }] });
-    expect(data.transcript.entries.every((e: any) => e.id.startsWith('gpu:gpu1:'))).toBe(true);
+    expect(data.session!.id).toBe('gpu:gpu1');
+    expect(data.session!.turns[0].id).toMatch(/^gpu:gpu1:/);
+    expect(data.session!.turns[0].trigger).toMatchObject({ promptLine: 'a session on gpu', content: [{ __typename: 'TextBlock', text: 'a session on gpu' }] });
+    expect(data.transcript.entries.every((e) => e.id.startsWith('gpu:gpu1:'))).toBe(true);
     const missing = await hub.gql(graphql(`{ session(id: "gpu:nope") { id } }`));
     expect(missing.data.session).toBeNull();
   });
+
+  /** A response body as `ask` reads it: the fields of each root by name, and the errors. */
+  interface Answer {
+    data?: Record<string, Record<string, unknown> | null> | null;
+    errors?: GraphQLFormattedError[];
+  }
 
   /** POSTs like gql, and also says which host the hub forwarded the query to, if it did */
   const ask = async (query: string, variables: Record<string, unknown> = {}, accept = 'application/json') => {
@@ -429,7 +436,7 @@ describe('remote sessions through the hub', () => {
       headers: { 'content-type': 'application/json', accept },
       body: JSON.stringify({ query, variables }),
     });
-    return { forwardedTo: res.headers.get('x-loom-forwarded-to'), timing: res.headers.get('server-timing'), body: (await res.json()) as any };
+    return { forwardedTo: res.headers.get('x-loom-forwarded-to'), timing: res.headers.get('server-timing'), body: (await res.json()) as Answer };
   };
 
   it('answers a query about one remote host alike whether it is forwarded whole or run on the hub', async () => {
@@ -446,14 +453,14 @@ describe('remote sessions through the hub', () => {
     });
     expect(kept.forwardedTo).toBeNull();
     const onHub = kept.body;
-    expect(onHub.data.a.host).toEqual({ name: 'gpu' });
-    delete onHub.data.a.host;
+    expect(onHub.data!.a!.host).toEqual({ name: 'gpu' });
+    delete onHub.data!.a!.host;
     expect(whole).toEqual(onHub);
     expect(JSON.stringify(whole)).not.toContain('gpubox');
     // the remote's own errors keep their code and name the host by its alias, on either path
     for (const query of [`{ transcript(sessionId: "gpu:nope") { maxSequence } }`, `{ events(sessionId: "gpu:nope") { id } hosts { name } }`]) {
       const missing = await hub.gql(query);
-      expect(missing.errors[0]).toMatchObject({ extensions: { code: 'NOT_FOUND' }, message: expect.stringMatching(/^no session gpu:nope\b/) });
+      expect(missing.errors![0]).toMatchObject({ extensions: { code: 'NOT_FOUND' }, message: expect.stringMatching(/^no session gpu:nope\b/) });
     }
     // one root failing leaves the others' data, on either path
     const PARTLY = (extra: string) => `{ bad: session(id: "gpu:gpu1") { id turns(last: -1) { id } } good: session(id: "gpu:gpu1") { id ${extra} } }`;
@@ -471,10 +478,10 @@ describe('remote sessions through the hub', () => {
     // the hub's own validation (and limits) come first: a bad query never reaches the remote
     const invalid = await ask(`{ session(id: "gpu:gpu1") { id noSuchField } }`);
     expect(invalid.forwardedTo).toBeNull();
-    expect(invalid.body.errors[0]).toMatchObject({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' }, message: expect.stringContaining('noSuchField') });
+    expect(invalid.body.errors![0]).toMatchObject({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' }, message: expect.stringContaining('noSuchField') });
     const deep = await ask(`{ session(id: "gpu:gpu1") { turns { session { turns { session { turns { session { turns { id } } } } } } } } }`);
     expect(deep.forwardedTo).toBeNull();
-    expect(deep.body.errors[0].message).toMatch(/depth/i);
+    expect(deep.body.errors![0].message).toMatch(/depth/i);
     // ids of two hosts, or of this one, are answered by the hub from every host it needs
     const mixed = await ask(`query($a: ID!, $b: ID!) { a: session(id: $a) { id } b: session(id: $b) { id } }`, { a: 'gpu:gpu1', b: 'laptop:hub1' });
     expect(mixed.forwardedTo).toBeNull();
@@ -507,7 +514,7 @@ describe('remote sessions through the hub', () => {
     const asked = vi.spyOn(remote.source, 'sessions');
     try {
       // once the hub follows the remote's version (at once after linking), asking twice asks the remote at most once
-      let pages: any[] = [];
+      let pages: ResultOf<typeof PAGE>['sessions']['nodes'][] = [];
       await until(async () => {
         const before = asked.mock.calls.length;
         pages = [(await hub.gql(PAGE)).data.sessions.nodes, (await hub.gql(PAGE)).data.sessions.nodes];
@@ -556,17 +563,18 @@ describe('remote sessions through the hub', () => {
     expect(data.clearGoals.batchId).toMatch(/^(gpu|laptop):[^,]+,(gpu|laptop):[^,]+$/);
     expect(await ids()).toEqual(before.filter((id) => !pick.includes(id)));
     const remoteFeed = (await remote.gql(FEED)).data.feed;
-    expect([...remoteFeed.working, ...remoteFeed.completed].map((g: any) => g.id)).not.toContain(pick[0].replace(/^gpu:/, 'gpubox:'));
+    expect([...remoteFeed.working, ...remoteFeed.completed].map((g) => g.id)).not.toContain(pick[0].replace(/^gpu:/, 'gpubox:'));
     const undo = await hub.gql(graphql(`mutation($b: ID!) { undoClear(batchId: $b) { restored } }`), { b: data.clearGoals.batchId });
     expect(undo.data.undoClear.restored).toBe(2);
     expect((await ids()).toSorted()).toEqual(before.toSorted());
   });
 
   it('delivers a line appended on the remote to a hub subscriber once, and resumes the stream across a remote kernel restart and an sshd outage with exactly what was appended meanwhile', async () => {
-    const frames: any[] = [];
-    const iterator = hub.ws().iterate({ query: `subscription { sessionStream(sessionId: "gpu:gpu1") { kind cursor atoms { id sequence promptLine } } }` });
+    const STREAM = graphql(`subscription { sessionStream(sessionId: "gpu:gpu1") { kind cursor atoms { id sequence promptLine } } }`);
+    const frames: ResultOf<typeof STREAM>['sessionStream'][] = [];
+    const iterator = iterate(hub.ws(), STREAM);
     const consume = (async () => {
-      for await (const r of iterator) frames.push((r.data as any).sessionStream);
+      for await (const r of iterator) frames.push(r.data!.sessionStream);
     })();
     await until(() => frames.length > 0, 'the snapshot');
     expect(frames[0].kind).toBe('SNAPSHOT');
@@ -574,27 +582,22 @@ describe('remote sessions through the hub', () => {
     const { appendFileSync } = await import('node:fs');
     const { assistant, say } = await import('../helpers/records');
     appendFileSync(file, line(assistant('gpu-a1', 'gpu-p1', [say('first reply')], 'end_turn')));
-    await until(() => frames.some((f) => f.atoms.some((a: any) => a.id === 'gpu:gpu1:gpu-a1')), 'the appended atom');
+    await until(() => frames.some((f) => f.atoms.some((a) => a.id === 'gpu:gpu1:gpu-a1')), 'the appended atom');
 
     await remote.close();
     appendFileSync(file, line(prompt('gpu-p2', 'gpu-a1', 'written while the remote kernel was down')));
     remote = await startRemote();
     appendFileSync(file, line(prompt('gpu-p3', 'gpu-p2', 'written after it came back')));
-    await until(() => frames.some((f) => f.atoms.some((a: any) => a.id === 'gpu:gpu1:gpu-p3')), 'the atoms after the outage', 20_000);
+    await until(() => frames.some((f) => f.atoms.some((a) => a.id === 'gpu:gpu1:gpu-p3')), 'the atoms after the outage', 20_000);
     // the same across an outage of sshd itself
     await sshd.stop();
     appendFileSync(file, line(prompt('gpu-p4', 'gpu-p3', 'written while sshd was down')));
     await sshd.start();
-    await until(() => frames.some((f) => f.atoms.some((a: any) => a.id === 'gpu:gpu1:gpu-p4')), 'the atom written while sshd was down', 20_000);
-    const delivered = frames.flatMap((f) => f.atoms.map((a: any) => a.sequence));
+    await until(() => frames.some((f) => f.atoms.some((a) => a.id === 'gpu:gpu1:gpu-p4')), 'the atom written while sshd was down', 20_000);
+    const delivered = frames.flatMap((f) => f.atoms.map((a) => a.sequence));
     expect(delivered).toEqual([...new Set(delivered)]);
     expect(delivered).toEqual([...delivered].sort((a, b) => a - b));
-    expect(frames.flatMap((f) => f.atoms.map((a: any) => a.id)).slice(-4)).toEqual([
-      'gpu:gpu1:gpu-a1',
-      'gpu:gpu1:gpu-p2',
-      'gpu:gpu1:gpu-p3',
-      'gpu:gpu1:gpu-p4',
-    ]);
+    expect(frames.flatMap((f) => f.atoms.map((a) => a.id)).slice(-4)).toEqual(['gpu:gpu1:gpu-a1', 'gpu:gpu1:gpu-p2', 'gpu:gpu1:gpu-p3', 'gpu:gpu1:gpu-p4']);
     await iterator.return?.();
     await consume;
   }, 40_000);
@@ -602,14 +605,17 @@ describe('remote sessions through the hub', () => {
   it('announces what a host changed while it was down, once it is back, on change streams open across the outage', async () => {
     const sessions: string[] = [];
     const feed: string[] = [];
-    const follow = (query: string, into: string[]) => {
-      const iterator = hub.ws().iterate({ query });
+    const follow = <Result>(document: TadaDocumentNode<Result, {}>, into: string[], sessionId: (data: Result) => string) => {
+      const iterator = iterate(hub.ws(), document);
       const consume = (async () => {
-        for await (const r of iterator) into.push((Object.values(r.data as object)[0] as { sessionId: string }).sessionId);
+        for await (const r of iterator) into.push(sessionId(r.data!));
       })();
       return () => iterator.return?.().then(() => consume);
     };
-    const ends = [follow(`subscription { sessionsChanged { sessionId } }`, sessions), follow(`subscription { feedChanged { sessionId } }`, feed)];
+    const ends = [
+      follow(graphql(`subscription { sessionsChanged { sessionId } }`), sessions, (data) => data.sessionsChanged.sessionId),
+      follow(graphql(`subscription { feedChanged { sessionId } }`), feed, (data) => data.feedChanged.sessionId),
+    ];
     const dir = join(remoteRoot, '-home-dev-demo');
     let n = 0;
     await until(() => {
@@ -690,7 +696,7 @@ describe('remote sessions through the hub', () => {
     const third = await startTestKernel(projects('third'), { hostName: 'thirdbox', stateDir: thirdState });
     try {
       const linked = await linkThrough(remote, { target: `${sshd.user}@127.0.0.1:${sshd.port}`, name: 'third', stateDir: thirdState });
-      expect(linked.data.linkHost.status.state).toBe('UP');
+      expect(linked.data.linkHost.status!.state).toBe('UP');
       const direct = (await remote.gql(graphql(`{ sessions { nodes { id } } }`))).data.sessions.nodes.map((n) => n.id);
       expect(direct).toContain('third:third1');
       const viaHub = (await hub.gql(graphql(`{ sessions { nodes { id } } }`))).data.sessions.nodes.map((n) => n.id);
@@ -741,11 +747,12 @@ describe('a tunnel that stops answering', () => {
     await until(async () => (await remote.gql(graphql(`{ session(id: "gpubox:bh1") { id } }`))).data.session, 'the remote indexing the new session');
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST_LINKS } });
     const linked = (await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'bh' })).data.linkHost;
-    expect(linked.status.state).toBe('UP');
-    const frames: any[] = [];
-    const iterator = hub.ws().iterate({ query: `subscription { sessionStream(sessionId: "bh:bh1") { atoms { id sequence } } }` });
+    expect(linked.status!.state).toBe('UP');
+    const STREAM = graphql(`subscription { sessionStream(sessionId: "bh:bh1") { atoms { id sequence } } }`);
+    const frames: ResultOf<typeof STREAM>['sessionStream'][] = [];
+    const iterator = iterate(hub.ws(), STREAM);
     const consume = (async () => {
-      for await (const r of iterator) frames.push((r.data as any).sessionStream);
+      for await (const r of iterator) frames.push(r.data!.sessionStream);
     })();
     await until(() => frames.length > 0, 'the snapshot');
     server.blackhole();
@@ -760,8 +767,8 @@ describe('a tunnel that stops answering', () => {
     appendFileSync(file, line(prompt('bh-p2', 'bh-p1', 'written while the link was silent')));
     appendFileSync(file, line(prompt('bh-p3', 'bh-p2', 'and another')));
     server.restore();
-    await until(() => frames.some((f) => f.atoms.some((a: any) => a.id === 'bh:bh1:bh-p3')), 'the atoms written during the blackhole', 20_000);
-    const ids = frames.flatMap((f) => f.atoms.map((a: any) => a.id));
+    await until(() => frames.some((f) => f.atoms.some((a) => a.id === 'bh:bh1:bh-p3')), 'the atoms written during the blackhole', 20_000);
+    const ids = frames.flatMap((f) => f.atoms.map((a) => a.id));
     expect(ids).toEqual(['bh:bh1:bh-p1', 'bh:bh1:bh-p2', 'bh:bh1:bh-p3']);
     const state = (await hub.gql(graphql(`{ hosts { name status { state } } }`))).data.hosts.find((h) => h.name === 'bh')?.status?.state;
     expect(state).toBe('UP');
@@ -808,7 +815,7 @@ describe('a host that lies about whose objects it sends', () => {
       'the remote indexing the new sessions',
     );
     hub = await startTestKernel(projects('hub'), { hostName: 'laptop', federation: { home, ...FAST_LINKS } });
-    expect((await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'liar' })).data.linkHost.status.state).toBe('UP');
+    expect((await hub.gql(LINK, { target: `me@127.0.0.1:${server.port}`, name: 'liar' })).data.linkHost.status!.state).toBe('UP');
   });
   afterAll(async () => {
     await hub?.close();
@@ -838,7 +845,7 @@ describe('a host that lies about whose objects it sends', () => {
 
   it("has what does not fit the schema left out, and only that, where one bad session would blank every host's list", async () => {
     const listed = async (selection: string) =>
-      (await hub.gql(`{ sessions(first: 100) { nodes { ${selection} } } }`)).data.sessions.nodes.map((n: any) => n.id);
+      (await hub.gql<{ sessions: { nodes: { id: string }[] } }>(`{ sessions(first: 100) { nodes { ${selection} } } }`)).data.sessions.nodes.map((n) => n.id);
     expect(await listed('id name')).toEqual(expect.arrayContaining(['laptop:hub1', 'liar:liar1']));
     expect(await listed('id name')).not.toContain('liar:liar2');
     expect(await listed('id name')).not.toContain('liar:liar4');
@@ -892,9 +899,9 @@ describe('a host that lies about whose objects it sends', () => {
 
   it('asks the host for a change stream again when the host ends it while staying up', async () => {
     const changed: string[] = [];
-    const iterator = hub.ws().iterate({ query: `subscription { sessionsChanged { sessionId } }` });
+    const iterator = iterate(hub.ws(), graphql(`subscription { sessionsChanged { sessionId } }`));
     const consume = (async () => {
-      for await (const r of iterator) changed.push((r.data as any).sessionsChanged.sessionId);
+      for await (const r of iterator) changed.push(r.data!.sessionsChanged.sessionId);
     })();
     const asked = () => liar.heard.filter((m) => m.includes('"subscribe"') && m.includes('sessionsChanged')).map((m) => JSON.parse(m).id as string);
     await until(() => asked().length === 1, 'the hub asking the host for its changes');
@@ -932,12 +939,12 @@ describe('a host that lies about whose objects it sends', () => {
     const file = join(remoteRoot, '-home-dev-demo', 'liar5.jsonl');
     writeFileSync(file, line(prompt('l5-p1', null, 'a stream through a liar')));
     await until(async () => (await hub.gql(graphql(`{ session(id: "liar:liar5") { id } }`))).data.session, 'the hub seeing the new session');
-    const texts: (string | null)[] = [];
+    const texts: (string | null | undefined)[] = [];
     let ended: unknown;
-    const iterator = hub.ws().iterate({ query: `subscription { sessionStream(sessionId: "liar:liar5") { atoms { content { ... on TextBlock { text } } } } }` });
+    const iterator = iterate(hub.ws(), graphql(`subscription { sessionStream(sessionId: "liar:liar5") { atoms { content { ... on TextBlock { text } } } } }`));
     const consume = (async () => {
       try {
-        for await (const r of iterator) texts.push(...(r.data as any).sessionStream.atoms.flatMap((a: any) => a.content.map((c: any) => c.text)));
+        for await (const r of iterator) texts.push(...r.data!.sessionStream.atoms.flatMap((a) => a.content.map((c) => ('text' in c ? c.text : undefined))));
       } catch (error) {
         ended = error;
       }

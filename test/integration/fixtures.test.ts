@@ -17,22 +17,32 @@ afterAll(() => kernel.close());
 const SPOTTER = '-home-USER-projects-spotter-worktrees';
 const COMPACTED = ['4d5611e5-241a-462a-8d15-5122611a9569', '258c7280-ae70-4798-800f-63464d01a85d', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04'];
 
-const SESSION_ATOMS = `query($id: ID!) { session(id: $id) { id atomCount turns { index trigger { uuid } atoms { uuid sequence type subtype author { kind }
-  content { __typename ... on ToolUseBlock { toolUseId name } ... on ToolResultBlock { toolUseId toolName } } } segments { input { uuid } } } } }`;
+const SESSION_ATOMS =
+  graphql(`query($id: ID!) { session(id: $id) { id atomCount turns { index trigger { uuid } atoms { uuid sequence type subtype author { kind }
+  content { __typename ... on ToolUseBlock { toolUseId name } ... on ToolResultBlock { toolUseId toolName } } } segments { input { uuid } } } } }`);
 
 async function allSessionIds(): Promise<string[]> {
   const { data } = await kernel.gql(graphql(`{ sessions(first: 100) { nodes { id subagents { id } } } }`));
   return data.sessions.nodes.flatMap((s) => [s.id, ...s.subagents.map((c) => c.id)]);
 }
 
+/** The fields of a transcript line that firstHumanPrompt reads. */
+interface Line {
+  type?: string;
+  uuid: string;
+  isMeta?: boolean;
+  isSidechain?: boolean;
+  message?: { content?: string | { type?: string; text?: string }[] };
+}
+
 /** The first line of a file that a person typed: a user line with text, not harness metadata. */
 function firstHumanPrompt(file: string): string {
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
-    const r = JSON.parse(line);
+    const r = JSON.parse(line) as Line;
     if (r.type !== 'user' || r.isMeta || r.isSidechain) continue;
     const content = r.message?.content;
-    const text = typeof content === 'string' ? content : content?.find((b: any) => b.type === 'text')?.text;
+    const text = typeof content === 'string' ? content : content?.find((b) => b.type === 'text')?.text;
     if (text && !text.startsWith('<')) return r.uuid;
   }
   throw new Error(`no human prompt in ${file}`);
@@ -40,11 +50,13 @@ function firstHumanPrompt(file: string): string {
 
 describe('indexing the real fixtures', () => {
   it('reads every fixture file, with zero parse errors', async () => {
-    const { data } = await kernel.gql(`{ kernel { indexing { filesDone filesTotal bytesDone bytesTotal done } }
-      sessions(first: 100) { nodes { parseErrors { reason } subagents { parseErrors { reason } } } } }`);
+    const { data } = await kernel.gql(
+      graphql(`{ kernel { indexing { filesDone filesTotal bytesDone bytesTotal done } }
+      sessions(first: 100) { nodes { parseErrors { reason } subagents { parseErrors { reason } } } } }`),
+    );
     expect(data.kernel.indexing).toMatchObject({ filesDone: 36, filesTotal: 36, done: true });
     expect(data.kernel.indexing.bytesDone).toBe(data.kernel.indexing.bytesTotal);
-    const errors = data.sessions.nodes.flatMap((s: any) => [...s.parseErrors, ...s.subagents.flatMap((c: any) => c.parseErrors)]);
+    const errors = data.sessions.nodes.flatMap((s) => [...s.parseErrors, ...s.subagents.flatMap((c) => c.parseErrors)]);
     expect(errors).toEqual([]);
   });
 
@@ -81,13 +93,13 @@ describe('indexing the real fixtures', () => {
   it('keeps the history before a compaction on the active path, whichever way the boundary links back', async () => {
     for (const key of COMPACTED) {
       const { data } = await kernel.gql(SESSION_ATOMS, { id: `test:${key}` });
-      const atoms = data.session.turns.flatMap((t: any) => t.atoms);
-      const uuids = atoms.map((a: any) => a.uuid);
+      const atoms = data.session!.turns.flatMap((t) => t.atoms);
+      const uuids = atoms.map((a) => a.uuid);
       const first = firstHumanPrompt(join(FIXTURES, SPOTTER, `${key}.jsonl`));
-      const boundary = atoms.findIndex((a: any) => a.subtype === 'compact_boundary');
+      const boundary = atoms.findIndex((a) => a.subtype === 'compact_boundary');
       expect(uuids.indexOf(first)).toBeGreaterThanOrEqual(0);
       expect(boundary).toBeGreaterThan(uuids.indexOf(first));
-      expect(atoms.map((a: any) => a.sequence)).toEqual(atoms.map((_: unknown, i: number) => i + 1));
+      expect(atoms.map((a) => a.sequence)).toEqual(atoms.map((_: unknown, i: number) => i + 1));
     }
   });
 
@@ -96,7 +108,7 @@ describe('indexing the real fixtures', () => {
     for (const id of await allSessionIds()) {
       const { data } = await kernel.gql(SESSION_ATOMS, { id });
       const seen = new Map<string, string>();
-      for (const atom of data.session.turns.flatMap((t: any) => t.atoms)) {
+      for (const atom of data.session!.turns.flatMap((t) => t.atoms)) {
         for (const block of atom.content) {
           if (block.__typename === 'ToolUseBlock') seen.set(block.toolUseId, block.name);
           if (block.__typename === 'ToolResultBlock') {
@@ -112,18 +124,20 @@ describe('indexing the real fixtures', () => {
 
   it('keeps harness notices that arrive mid-turn inside the turn, never as triggers', async () => {
     const { data } = await kernel.gql(
-      `query($id: ID!) { session(id: $id) { turns { trigger { uuid author { kind } } atoms { uuid author { kind } content { ... on TextBlock { text } } } } } }`,
+      graphql(
+        `query($id: ID!) { session(id: $id) { turns { trigger { uuid author { kind } } atoms { uuid author { kind } content { ... on TextBlock { text } } } } } }`,
+      ),
       { id: 'test:258c7280-ae70-4798-800f-63464d01a85d' },
     );
-    const notices = data.session.turns.flatMap((t: any) =>
-      t.atoms.filter((a: any) => a.content.some((b: any) => b.text?.startsWith('<task-notification>'))).map((a: any) => ({ a, t })),
+    const notices = data.session!.turns.flatMap((t) =>
+      t.atoms.filter((a) => a.content.some((b) => 'text' in b && b.text.startsWith('<task-notification>'))).map((a) => ({ a, t })),
     );
     expect(notices.length).toBeGreaterThan(0);
     for (const { a, t } of notices) {
-      expect(a.author.kind).toBe('SYSTEM');
+      expect(a.author!.kind).toBe('SYSTEM');
       expect(t.trigger?.uuid).not.toBe(a.uuid);
     }
-    for (const turn of data.session.turns) if (turn.trigger) expect(['HUMAN', 'SDK', 'PEER']).toContain(turn.trigger.author.kind);
+    for (const turn of data.session!.turns) if (turn.trigger) expect(['HUMAN', 'SDK', 'PEER']).toContain(turn.trigger.author!.kind);
   });
 
   it('names a session from the summary whose leaf lies furthest along its path, even one written in another file', async () => {

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { graphql } from '../../web/src/lib/graphql';
-import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { FIXTURES, iterate, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, lastWritten, line, prompt, say, toolResult } from '../helpers/records';
 import { sleep, until } from '../helpers/wait';
 
 const HOOK = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom-hook.sh');
-const GOALS = `query($id: ID!) { session(id: $id) { goals { id title status rolledUpStatus outcome block { kind text }
-  children { kind title status } anchor { uuid } trail { index input { uuid } } } } }`;
+const GOALS = graphql(`query($id: ID!) { session(id: $id) { goals { id title status rolledUpStatus outcome block { kind text }
+  children { kind title status } anchor { uuid } trail { index input { uuid } } } } }`);
 
 describe('goals over the real fixtures', () => {
   let kernel: TestKernel;
@@ -21,17 +21,17 @@ describe('goals over the real fixtures', () => {
 
   it('turns each ask into a goal, with its todo list and subagents as parts, asleep or awake', async () => {
     const { data } = await kernel.gql(GOALS, { id: 'test:1af7fc5e-8455-4414-9ccd-011d40f70b2a' });
-    const [goal] = data.session.goals;
+    const [goal] = data.session!.goals;
     expect(goal.children.length).toBeGreaterThan(0);
-    expect(goal.children.every((c: any) => c.kind === 'TODO' && ['WORKING', 'COMPLETED'].includes(c.status))).toBe(true);
-    expect(goal.anchor.uuid).toBe(goal.id.split('/')[1]);
-    const subagents = (await kernel.gql(GOALS, { id: 'test:ef958aa1-0e93-49f0-bb71-150f63befcd1' })).data.session.goals.flatMap((g: any) => g.children);
+    expect(goal.children.every((c) => c.kind === 'TODO' && ['WORKING', 'COMPLETED'].includes(c.status))).toBe(true);
+    expect(goal.anchor!.uuid).toBe(goal.id.split('/')[1]);
+    const subagents = (await kernel.gql(GOALS, { id: 'test:ef958aa1-0e93-49f0-bb71-150f63befcd1' })).data.session!.goals.flatMap((g) => g.children);
     expect(subagents).toContainEqual({ kind: 'SUBAGENT', title: 'Research Claude Code plan mode', status: 'COMPLETED' });
   });
 
   it('ends the goal of an interrupted turn with outcome INTERRUPTED', async () => {
     const { data } = await kernel.gql(GOALS, { id: 'test:fed8ce56-bc79-401f-a83e-af084253362f' });
-    expect(data.session.goals.map((g: any) => g.outcome)).toContain('INTERRUPTED');
+    expect(data.session!.goals.map((g) => g.outcome)).toContain('INTERRUPTED');
   });
 
   it('serves the feed in three columns, newest first, and a goal by id', async () => {
@@ -52,10 +52,9 @@ describe('clearing the feed', () => {
   it('announces a clear and an undo on feedChanged, whose goals leave the cleared ones out', async () => {
     const kernel = await startTestKernel(FIXTURES);
     const events: { sessionId: string; ids: string[] }[] = [];
-    const iterator = kernel.ws().iterate({ query: 'subscription { feedChanged { sessionId goals { id } } }' });
+    const iterator = iterate(kernel.ws(), graphql(`subscription { feedChanged { sessionId goals { id } } }`));
     const consume = (async () => {
-      for await (const r of iterator)
-        events.push({ sessionId: (r.data as any).feedChanged.sessionId, ids: (r.data as any).feedChanged.goals.map((g: any) => g.id) });
+      for await (const r of iterator) events.push({ sessionId: r.data!.feedChanged.sessionId, ids: r.data!.feedChanged.goals.map((g) => g.id) });
     })();
     const [goal] = (await kernel.gql(graphql(`{ feed { completed { id session { id } } } }`))).data.feed.completed;
     // no acknowledgement exists for a subscription: clear again (one batch: one key) until an event shows it
@@ -83,7 +82,7 @@ describe('clearing the feed', () => {
     const completed = async () => (await kernel.gql(graphql(`{ feed { completed { id } } }`))).data.feed.completed.map((g) => g.id);
     const before = await completed();
     const ids = before.slice(0, 3);
-    const clear = `mutation($ids: [ID!]!, $key: String!) { clearGoals(ids: $ids, idempotencyKey: $key) { batchId cleared } }`;
+    const clear = graphql(`mutation($ids: [ID!]!, $key: String!) { clearGoals(ids: $ids, idempotencyKey: $key) { batchId cleared } }`);
     const first = (await kernel.gql(clear, { ids, key: 'k1' })).data.clearGoals;
     const again = (await kernel.gql(clear, { ids, key: 'k1' })).data.clearGoals;
     expect(first.cleared).toBe(3);
@@ -130,11 +129,11 @@ describe('blocks', () => {
         line(ask('a2', 'r1', 'AskUserQuestion', { questions: [{ question: 'Keep the old replica running?', header: 'Replica' }] })),
     );
     kernel = await startTestKernel(root);
-    let goal = (await kernel.gql(GOALS, { id: 'test:g1' })).data.session.goals[0];
+    let goal = (await kernel.gql(GOALS, { id: 'test:g1' })).data.session!.goals[0];
     expect(goal).toMatchObject({ status: 'BLOCKED', rolledUpStatus: 'BLOCKED', block: { kind: 'QUESTION', text: 'Keep the old replica running?' } });
     appendFileSync(file, line(toolResult('r2', 'a2', 't-a2')) + line(assistant('a3', 'r2', [say('done')], 'end_turn')));
     goal = await until(async () => {
-      const g = (await kernel.gql(GOALS, { id: 'test:g1' })).data.session.goals[0];
+      const g = (await kernel.gql(GOALS, { id: 'test:g1' })).data.session!.goals[0];
       return g.status === 'COMPLETED' && g;
     }, 'the answer to complete the goal');
     expect(goal).toMatchObject({ rolledUpStatus: 'COMPLETED', outcome: 'COMPLETED', block: null });
@@ -163,7 +162,7 @@ describe('blocks', () => {
     );
     // a clock just after the records: an open task keeps the goal working only while it is recent
     kernel = await startTestKernel(root, { now: () => lastWritten() + 60_000 });
-    const goals = async () => (await kernel.gql(GOALS, { id: 'test:g1' })).data.session.goals;
+    const goals = async () => (await kernel.gql(GOALS, { id: 'test:g1' })).data.session!.goals;
     expect((await goals())[0]).toMatchObject({
       status: 'COMPLETED',
       rolledUpStatus: 'WORKING',
@@ -184,7 +183,7 @@ describe('blocks', () => {
       return all.length === 2 && all[1].status === 'COMPLETED' && all;
     }, 'the second turn to complete');
     expect(first.rolledUpStatus).toBe('COMPLETED');
-    expect(first.children.map((c: any) => [c.title, c.status])).toEqual([
+    expect(first.children.map((c) => [c.title, c.status])).toEqual([
       ['Write the migration', 'COMPLETED'],
       ['Run every test', 'COMPLETED'],
     ]);
@@ -197,9 +196,9 @@ describe('blocks', () => {
     writeFileSync(file, line(now(prompt('p1', null, 'delete the temp files'))) + line(now(ask('a1', 'p1', 'Bash', { command: 'rm -rf tmp' }))));
     kernel = await startTestKernel(root);
     const seen: string[] = [];
-    const iterator = kernel.ws().iterate({ query: 'subscription { feedChanged { sessionId goals { status block { kind text } } } }' });
+    const iterator = iterate(kernel.ws(), graphql(`subscription { feedChanged { sessionId goals { status block { kind text } } } }`));
     const consume = (async () => {
-      for await (const r of iterator) seen.push((r.data as any).feedChanged.goals[0].status);
+      for await (const r of iterator) seen.push(r.data!.feedChanged.goals[0].status);
     })();
     const hook = (event: string, fields: object = {}) => {
       const input = JSON.stringify({ session_id: 'g1', hook_event_name: event, ...fields });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { graphql } from '../../web/src/lib/graphql';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
 import { until } from '../helpers/wait';
@@ -50,7 +51,7 @@ describe('loom run', () => {
         line(at('2026-03-01T10:01:00Z')(assistant('a1', 'p1', [say('started')], 'end_turn'))),
     );
     await until(
-      async () => (await kernel!.gql(`{ session(id: "test:${identity}") { atomCount } }`)).data.session?.atomCount === 2,
+      async () => (await kernel!.gql(graphql(`query($id: ID!) { session(id: $id) { atomCount } }`), { id: `test:${identity}` })).data.session?.atomCount === 2,
       'the first file under the Loom session',
     );
 
@@ -64,25 +65,30 @@ describe('loom run', () => {
     );
 
     const session = await until(async () => {
-      const { data } = await kernel!.gql(`{ session(id: "test:${identity}") { epoch files { fsid } turns { atoms { uuid sequence } } goals { title } } }`);
+      const { data } = await kernel!.gql(
+        graphql(`query($id: ID!) { session(id: $id) { epoch files { fsid } turns { atoms { uuid sequence } } goals { title } } }`),
+        {
+          id: `test:${identity}`,
+        },
+      );
       return data.session?.files.length === 2 && data.session;
     }, 'the resumed file to join');
-    expect(session.files.map((f: any) => f.fsid).sort()).toEqual(['first', 'second']);
+    expect(session.files.map((f) => f.fsid).sort()).toEqual(['first', 'second']);
     expect(session.epoch).toBe(1);
-    expect(session.turns.flatMap((t: any) => t.atoms.map((a: any) => [a.uuid, a.sequence]))).toEqual([
+    expect(session.turns.flatMap((t) => t.atoms.map((a) => [a.uuid, a.sequence]))).toEqual([
       ['p1', 1],
       ['a1', 2],
       ['p2', 3],
       ['a2', 4],
     ]);
-    expect(session.goals.map((g: any) => g.title)).toEqual(['start the port', 'finish the port']);
-    const { data } = await kernel.gql(`{ sessions { nodes { key } } }`);
-    expect(data.sessions.nodes.map((s: any) => s.key)).toEqual([identity]);
+    expect(session.goals.map((g) => g.title)).toEqual(['start the port', 'finish the port']);
+    const { data } = await kernel.gql(graphql(`{ sessions { nodes { key } } }`));
+    expect(data.sessions.nodes.map((s) => s.key)).toEqual([identity]);
 
     // A restart finds the same one session.
     await kernel.close();
     kernel = await startTestKernel(join(root, 'projects'), { stateDir: state });
-    const again = (await kernel.gql(`{ sessions { nodes { key files { fsid } } } }`)).data.sessions.nodes;
+    const again = (await kernel.gql(graphql(`{ sessions { nodes { key files { fsid } } } }`))).data.sessions.nodes;
     expect(again).toHaveLength(1);
     expect(again[0].key).toBe(identity);
     rmSync(state, { recursive: true, force: true });
@@ -92,11 +98,11 @@ describe('loom run', () => {
     const state = mkdtempSync(join(tmpdir(), 'loom-identity-state-'));
     writeFileSync(join(project, 'early.jsonl'), line(prompt('e1', null, 'an early start')));
     kernel = await startTestKernel(join(root, 'projects'), { stateDir: state });
-    expect((await kernel.gql(`{ sessions { nodes { key } } }`)).data.sessions.nodes).toEqual([{ key: 'early' }]);
+    expect((await kernel.gql(graphql(`{ sessions { nodes { key } } }`))).data.sessions.nodes).toEqual([{ key: 'early' }]);
     await run(process.execPath, [LOOM, 'run', '--state', state, '--', 'sh', fake, 'early'], { env: { ...process.env, STATE: state } });
     const identity = JSON.parse(readFileSync(join(state, 'states', 'early.jsonl'), 'utf8')).loom_session;
     await until(async () => {
-      const nodes = (await kernel!.gql(`{ sessions { nodes { key atomCount } } }`)).data.sessions.nodes;
+      const nodes = (await kernel!.gql(graphql(`{ sessions { nodes { key atomCount } } }`))).data.sessions.nodes;
       return nodes.length === 1 && nodes[0].key === identity && nodes[0].atomCount === 1;
     }, 'the file under its Loom session');
     rmSync(state, { recursive: true, force: true });

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestKernel, type TestKernel } from '../helpers/kernel';
+import { graphql, type ResultOf } from '../../web/src/lib/graphql';
+import { iterate, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
 import { until } from '../helpers/wait';
 
@@ -38,15 +39,16 @@ function hook(event: string, fields: object = {}): void {
   expect(result.status).toBe(0);
 }
 
-const liveOf = async (key: string) => (await kernel.gql(`{ session(id: "test:${key}") { live { state since detail } } }`)).data.session.live;
+const LIVE = graphql(`query($id: ID!) { session(id: $id) { live { state since detail } } }`);
+const liveOf = async (key: string) => (await kernel.gql(LIVE, { id: `test:${key}` })).data.session!.live;
 
 describe('live state from hooks', () => {
   it('follows a session from working to needing permission to idle, live over sessionsChanged', async () => {
     expect(await liveOf('quiet')).toEqual({ state: 'UNKNOWN', since: null, detail: null });
     const seen: string[] = [];
-    const iterator = kernel.ws().iterate({ query: 'subscription { sessionsChanged { sessionId session { live { state } } } }' });
+    const iterator = iterate(kernel.ws(), graphql(`subscription { sessionsChanged { sessionId session { live { state } } } }`));
     const consume = (async () => {
-      for await (const r of iterator) if (r.data) seen.push((r.data as any).sessionsChanged.session.live.state);
+      for await (const r of iterator) if (r.data) seen.push(r.data.sessionsChanged.session!.live.state);
     })();
     hook('UserPromptSubmit');
     await until(async () => (await liveOf('s1')).state === 'WORKING', 'WORKING');
@@ -81,22 +83,23 @@ describe('live state from hooks', () => {
       `${JSON.stringify({ t: '2026-05-01T10:00:02Z', event: 'Stop', loom_session: null, input: { session_id: 'bg', hook_event_name: 'Stop' } })}\n`,
     );
     const turns = await until(async () => {
-      const { data } = await kernel.gql(`{ session(id: "test:bg") { turns { trigger { uuid } ended atoms { uuid type t end } } } }`);
-      return data.session?.turns.some((t: any) => t.atoms.some((a: any) => a.type === 'IDLE')) && data.session.turns;
+      const { data } = await kernel.gql(graphql(`{ session(id: "test:bg") { turns { trigger { uuid } ended atoms { uuid type t end } } } }`));
+      return data.session?.turns.some((t) => t.atoms.some((a) => a.type === 'IDLE')) && data.session.turns;
     }, 'the idle atom');
     expect(turns).toHaveLength(1);
-    expect(turns[0].atoms.map((a: any) => a.type)).toEqual(['USER', 'ASSISTANT', 'IDLE', 'USER', 'ASSISTANT']);
+    expect(turns[0].atoms.map((a) => a.type)).toEqual(['USER', 'ASSISTANT', 'IDLE', 'USER', 'ASSISTANT']);
     expect(turns[0].atoms[2]).toMatchObject({ t: '2026-05-01T10:00:02.200Z', end: '2026-05-01T10:05:00.000Z' });
     // The path, pages and streams stay the transcript's own lines.
-    const page = (await kernel.gql(`{ transcript(sessionId: "test:bg") { entries { uuid } maxSequence } }`)).data.transcript;
+    const page = (await kernel.gql(graphql(`{ transcript(sessionId: "test:bg") { entries { uuid } maxSequence } }`))).data.transcript;
     expect(page.maxSequence).toBe(4);
   });
 
   it('ends a stream with a STOPPED frame once the session is closed and nothing is left', async () => {
-    const frames: any[] = [];
-    const iterator = kernel.ws().iterate({ query: 'subscription { sessionStream(sessionId: "test:s1") { kind cursor atoms { sequence } } }' });
+    const STREAM = graphql(`subscription { sessionStream(sessionId: "test:s1") { kind cursor atoms { sequence } } }`);
+    const frames: ResultOf<typeof STREAM>['sessionStream'][] = [];
+    const iterator = iterate(kernel.ws(), STREAM);
     const consume = (async () => {
-      for await (const r of iterator) frames.push((r.data as any).sessionStream);
+      for await (const r of iterator) frames.push(r.data!.sessionStream);
     })();
     await until(() => frames.length > 0, 'the snapshot');
     hook('SessionEnd', { reason: 'exit' });

@@ -2,8 +2,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, truncateSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { graphql } from '../../web/src/lib/graphql';
-import { startTestKernel, type TestKernel } from '../helpers/kernel';
+import { graphql, type ResultOf, type TadaDocumentNode } from '../../web/src/lib/graphql';
+import { iterate, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say, toolResult, toolUse } from '../helpers/records';
 import { sleep, until } from '../helpers/wait';
 
@@ -25,9 +25,9 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const STREAM = `subscription($id: ID!, $cursor: Int, $epoch: Int, $generation: Int) {
+const STREAM = graphql(`subscription($id: ID!, $cursor: Int, $epoch: Int, $generation: Int) {
   sessionStream(sessionId: $id, cursor: $cursor, epoch: $epoch, generation: $generation) {
-    kind reset reason cursor epoch generation atoms { uuid sequence content { ... on TextBlock { text } } } } }`;
+    kind reset reason cursor epoch generation atoms { uuid sequence content { ... on TextBlock { text } } } } }`);
 
 interface Fence {
   cursor: number;
@@ -37,9 +37,9 @@ interface Fence {
 
 /** Collects every frame of a sessionStream subscription. */
 function subscribe(fence: Fence | null = null) {
-  const frames: any[] = [];
+  const frames: ResultOf<typeof STREAM>['sessionStream'][] = [];
   let failure: unknown = null;
-  const iterator = kernel.ws().iterate({ query: STREAM, variables: { id: 'test:live', ...fence } });
+  const iterator = iterate(kernel.ws(), STREAM, { id: 'test:live', ...fence });
   const done = (async () => {
     for await (const result of iterator) {
       if (result.errors) throw new Error(JSON.stringify(result.errors));
@@ -49,7 +49,7 @@ function subscribe(fence: Fence | null = null) {
   // A stream that failed fails the test at once, with the server's error, instead of timing out.
   const atoms = () => {
     if (failure) throw failure;
-    return frames.flatMap((f: any) => f.atoms);
+    return frames.flatMap((f) => f.atoms);
   };
   return { frames, atoms, stop: () => iterator.return?.(), done };
 }
@@ -96,10 +96,10 @@ describe('following a growing transcript', () => {
     await until(() => stream.atoms().length >= 121, 'all 121 atoms');
     await sleep(300); // anything delivered twice would arrive now
     const atoms = stream.atoms();
-    expect(atoms.map((a: any) => a.uuid)).toEqual(['u0', ...uuids]);
-    expect(atoms.map((a: any) => a.sequence)).toEqual(atoms.map((_: unknown, i: number) => i + 1));
-    expect(atoms[1].content[0].text).toBe('step 1: naïve café — ✓ 日本語 🚀');
-    expect(stream.frames.every((f: any) => !f.reset)).toBe(true);
+    expect(atoms.map((a) => a.uuid)).toEqual(['u0', ...uuids]);
+    expect(atoms.map((a) => a.sequence)).toEqual(atoms.map((_: unknown, i: number) => i + 1));
+    expect(atoms[1].content[0]).toEqual({ text: 'step 1: naïve café — ✓ 日本語 🚀' });
+    expect(stream.frames.every((f) => !f.reset)).toBe(true);
     await stream.stop();
   });
 
@@ -109,7 +109,7 @@ describe('following a growing transcript', () => {
     const stream = subscribe({ cursor: 4, epoch: 0, generation: 0 });
     await until(() => stream.frames.length > 0, 'the first frame');
     expect(stream.frames[0]).toMatchObject({ kind: 'SNAPSHOT', reset: false, cursor: 7 });
-    expect(stream.atoms().map((a: any) => a.sequence)).toEqual([5, 6, 7]);
+    expect(stream.atoms().map((a) => a.sequence)).toEqual([5, 6, 7]);
     await stream.stop();
   });
 
@@ -125,7 +125,7 @@ describe('following a growing transcript', () => {
       const stream = subscribe(fence);
       await until(() => stream.frames.length > 0, `the first frame for ${reason}`);
       expect(stream.frames[0]).toMatchObject({ kind: 'SNAPSHOT', reset: true, reason, cursor: 4, epoch: 0, generation: 0 });
-      expect(stream.atoms().map((a: any) => a.sequence)).toEqual([1, 2, 3, 4]);
+      expect(stream.atoms().map((a) => a.sequence)).toEqual([1, 2, 3, 4]);
       await stream.stop();
     }
   });
@@ -143,7 +143,7 @@ describe('following a growing transcript', () => {
     await until(() => resumed.atoms().length === 5, 'the 5 atoms appended meanwhile');
     await sleep(200);
     expect(resumed.frames[0]).toMatchObject({ kind: 'SNAPSHOT', reset: false });
-    expect(resumed.atoms().map((a: any) => a.sequence)).toEqual([6, 7, 8, 9, 10]);
+    expect(resumed.atoms().map((a) => a.sequence)).toEqual([6, 7, 8, 9, 10]);
     await resumed.stop();
   });
 
@@ -151,13 +151,13 @@ describe('following a growing transcript', () => {
     appendFileSync(file, conversation(4).bytes);
     const stream = subscribe();
     await until(() => stream.atoms().length === 5, 'all 5 atoms').catch((err) => {
-      throw new Error(`${err.message}; frames: ${JSON.stringify(stream.frames.map((f: any) => [f.kind, f.cursor, f.atoms.map((a: any) => a.uuid)]))}`);
+      throw new Error(`${err.message}; frames: ${JSON.stringify(stream.frames.map((f) => [f.kind, f.cursor, f.atoms.map((a) => a.uuid)]))}`);
     });
     // The user rewound to x1 and asked again: a new branch from an earlier uuid.
     appendFileSync(file, line(prompt('retry', 'x1', 'try that differently')));
-    const reset = await until(() => stream.frames.find((f: any) => f.reset), 'a reset frame');
+    const reset = await until(() => stream.frames.find((f) => f.reset), 'a reset frame');
     expect(reset).toMatchObject({ kind: 'SNAPSHOT', reason: 'GENERATION_MISMATCH', generation: 1 });
-    expect(reset.atoms.map((a: any) => a.uuid)).toEqual(['u0', 'x1', 'retry']);
+    expect(reset.atoms.map((a) => a.uuid)).toEqual(['u0', 'x1', 'retry']);
     await stream.stop();
   });
 
@@ -176,13 +176,13 @@ describe('following a growing transcript', () => {
     const stream = subscribe();
     await until(() => stream.atoms().length === 7, 'all 7 atoms').catch((err) => {
       throw new Error(
-        `${err.message}; frames: ${JSON.stringify(stream.frames.map((f: any) => [f.kind, f.cursor, f.atoms.length]))}; logs: ${kernel.logs.join(' | ')}`,
+        `${err.message}; frames: ${JSON.stringify(stream.frames.map((f) => [f.kind, f.cursor, f.atoms.length]))}; logs: ${kernel.logs.join(' | ')}`,
       );
     });
     truncateSync(file, line(prompt('u0', null, 'start the job')).length);
-    const reset = await until(() => stream.frames.find((f: any) => f.reset), 'a reset frame');
+    const reset = await until(() => stream.frames.find((f) => f.reset), 'a reset frame');
     expect(reset).toMatchObject({ kind: 'SNAPSHOT', reason: 'GENERATION_MISMATCH', cursor: 1 });
-    expect(reset.atoms.map((a: any) => a.uuid)).toEqual(['u0']);
+    expect(reset.atoms.map((a) => a.uuid)).toEqual(['u0']);
     const { data } = await kernel.gql(graphql(`{ session(id: "test:live") { atomCount files { rereads } } }`));
     expect(data.session).toEqual({ atomCount: 1, files: [{ rereads: 1 }] });
     await stream.stop();
@@ -200,8 +200,9 @@ describe('following a growing transcript', () => {
   });
 
   it('announces a new session file, and its deletion, on sessionsChanged', async () => {
-    const changes: any[] = [];
-    const iterator = kernel.ws().iterate({ query: `subscription { sessionsChanged { kind sessionId session { name } } }` });
+    const CHANGES = graphql(`subscription { sessionsChanged { kind sessionId session { name } } }`);
+    const changes: ResultOf<typeof CHANGES>['sessionsChanged'][] = [];
+    const iterator = iterate(kernel.ws(), CHANGES);
     const consume = (async () => {
       for await (const r of iterator) changes.push(r.data!.sessionsChanged);
     })();
@@ -211,9 +212,9 @@ describe('following a growing transcript', () => {
       writeFileSync(join(root, '-home-dev-demo', `new${++n}.jsonl`), line(prompt(`n${n}`, null, `new session ${n}`)));
       return changes.some((c) => c.kind === 'ADDED');
     }, 'an ADDED change');
-    const added = changes.find((c) => c.kind === 'ADDED');
+    const added = changes.find((c) => c.kind === 'ADDED')!;
     expect(added.sessionId).toMatch(/^test:new\d+$/);
-    expect(added.session.name).toMatch(/^new session \d+$/);
+    expect(added.session!.name).toMatch(/^new session \d+$/);
     rmSync(join(root, '-home-dev-demo', `${added.sessionId.slice('test:'.length)}.jsonl`));
     await until(() => changes.some((c) => c.kind === 'REMOVED' && c.sessionId === added.sessionId), 'a REMOVED change');
     await iterator.return?.();
@@ -221,7 +222,8 @@ describe('following a growing transcript', () => {
   });
 
   it('catches a subscriber up with `since`: each session changed since then, as it is now, and none before, then what changes next', async () => {
-    const seen = (key: string) => until(async () => (await kernel.gql(`{ session(id: "test:${key}") { id } }`)).data.session, `the kernel seeing ${key}`);
+    const SESSION = graphql(`query($id: ID!) { session(id: $id) { id } }`);
+    const seen = (key: string) => until(async () => (await kernel.gql(SESSION, { id: `test:${key}` })).data.session, `the kernel seeing ${key}`);
     const old = join(root, '-home-dev-demo', 'old.jsonl');
     writeFileSync(old, line(prompt('o1', null, 'changed before')));
     await seen('old');
@@ -230,17 +232,25 @@ describe('following a growing transcript', () => {
     await sleep(50);
     writeFileSync(join(root, '-home-dev-demo', 'fresh.jsonl'), line(prompt('f1', null, 'changed after')));
     await seen('fresh');
-    const follow = (query: string, variables: Record<string, unknown>) => {
-      const events: any[] = [];
-      const iterator = kernel.ws().iterate({ query, variables });
+    const follow = <Result, Variables, Event>(document: TadaDocumentNode<Result, Variables>, variables: Variables, event: (data: Result) => Event) => {
+      const events: Event[] = [];
+      const iterator = iterate(kernel.ws(), document, variables);
       const consume = (async () => {
-        for await (const r of iterator) events.push(Object.values(r.data!)[0]);
+        for await (const r of iterator) events.push(event(r.data!));
       })();
       return { events, end: () => iterator.return?.().then(() => consume) };
     };
-    const sessions = follow(`subscription($since: DateTime) { sessionsChanged(since: $since) { kind sessionId session { name } } }`, { since });
-    const feed = follow(`subscription($since: DateTime) { feedChanged(since: $since) { sessionId goals { title } } }`, { since });
-    const everything = follow(`subscription { sessionsChanged(since: "2020-01-01T00:00:00Z") { sessionId } }`, {});
+    const sessions = follow(
+      graphql(`subscription($since: DateTime) { sessionsChanged(since: $since) { kind sessionId session { name } } }`),
+      { since },
+      (data) => data.sessionsChanged,
+    );
+    const feed = follow(
+      graphql(`subscription($since: DateTime) { feedChanged(since: $since) { sessionId goals { title } } }`),
+      { since },
+      (data) => data.feedChanged,
+    );
+    const everything = follow(graphql(`subscription { sessionsChanged(since: "2020-01-01T00:00:00Z") { sessionId } }`), {}, (data) => data.sessionsChanged);
     await until(() => sessions.events.length > 0 && feed.events.length > 0 && everything.events.length >= 3, 'the catch-up');
     await sleep(300);
     expect(sessions.events).toEqual([{ kind: 'UPDATED', sessionId: 'test:fresh', session: { name: 'changed after' } }]);
@@ -254,9 +264,9 @@ describe('following a growing transcript', () => {
 
   it("gives the sessions' version at once, and a higher one after each change", async () => {
     const versions: number[] = [];
-    const iterator = kernel.ws().iterate({ query: `subscription { sessionsVersion }` });
+    const iterator = iterate(kernel.ws(), graphql(`subscription { sessionsVersion }`));
     const consume = (async () => {
-      for await (const r of iterator) versions.push(r.data!.sessionsVersion as number);
+      for await (const r of iterator) versions.push(r.data!.sessionsVersion);
     })();
     await until(() => versions.length > 0, 'the version now, before any change');
     writeFileSync(join(root, '-home-dev-demo', 'versioned.jsonl'), line(prompt('v1', null, 'a change')));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql } from '../../web/src/lib/graphql';
+import { graphql, type ResultOf } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
 // transcript pages and events over the real fixtures.
@@ -21,21 +21,19 @@ describe('transcript pages', () => {
   it('walks backwards through the largest fixture session, every atom exactly once, in order', async () => {
     const expected = await pathOf(LARGEST);
     expect(expected.length).toBeGreaterThan(600);
-    const pages: any[] = [];
+    const PAGE = graphql(`query($id: ID!, $before: Int) { transcript(sessionId: $id, limit: 97, beforeSequence: $before) {
+          entries { uuid sequence } epoch generation maxSequence hasOlder nextBeforeSequence } }`);
+    const pages: ResultOf<typeof PAGE>['transcript'][] = [];
     let before: number | null = null;
     for (;;) {
-      const { data }: { data: any } = await kernel.gql(
-        `query($id: ID!, $before: Int) { transcript(sessionId: $id, limit: 97, beforeSequence: $before) {
-          entries { uuid sequence } epoch generation maxSequence hasOlder nextBeforeSequence } }`,
-        { id: LARGEST, before },
-      );
+      const { data }: { data: ResultOf<typeof PAGE> } = await kernel.gql(PAGE, { id: LARGEST, before });
       pages.push(data.transcript);
       if (!data.transcript.hasOlder) break;
       before = data.transcript.nextBeforeSequence;
     }
     const seen = pages.reverse().flatMap((p) => p.entries);
-    expect(seen.map((a: any) => a.uuid)).toEqual(expected.map((a) => a.uuid));
-    expect(seen.map((a: any) => a.sequence)).toEqual(expected.map((_, i) => i + 1));
+    expect(seen.map((a) => a.uuid)).toEqual(expected.map((a) => a.uuid));
+    expect(seen.map((a) => a.sequence)).toEqual(expected.map((_, i) => i + 1));
     expect(pages.every((p) => p.maxSequence === expected.length && p.epoch === 0 && p.generation === 0)).toBe(true);
     expect(pages[0].entries).toHaveLength(expected.length % 97 || 97);
   });

@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { graphql, type ResultOf } from '../../web/src/lib/graphql';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
 
@@ -31,8 +32,8 @@ afterEach(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-const SESSIONS = `{ kernel { indexing { filesDone filesFromCache done } }
-  sessions { nodes { key name atomCount turnCount turns { atoms { uuid sequence content { ... on TextBlock { text } } } } } } }`;
+const SESSIONS = graphql(`{ kernel { indexing { filesDone filesFromCache done } }
+  sessions { nodes { key name atomCount turnCount turns { atoms { uuid sequence content { ... on TextBlock { text } } } } } } }`);
 
 describe('restarting on the same state dir', () => {
   it('takes unchanged files from the index cache and reads only the file that grew', async () => {
@@ -46,10 +47,10 @@ describe('restarting on the same state dir', () => {
     kernel = await startTestKernel(root, { stateDir, awakeLimit: 1 });
     const after = (await kernel.gql(SESSIONS)).data;
     expect(after.kernel.indexing).toEqual({ filesDone: 3, filesFromCache: 2, done: true });
-    const byKey = (data: any) => Object.fromEntries(data.sessions.nodes.map((s: any) => [s.key, s]));
+    const byKey = (data: ResultOf<typeof SESSIONS>) => Object.fromEntries(data.sessions.nodes.map((s) => [s.key, s]));
     expect(byKey(after).one).toEqual(byKey(before).one);
     expect(byKey(after).three).toEqual(byKey(before).three);
-    expect(byKey(after).two.turns.flatMap((t: any) => t.atoms.map((a: any) => [a.uuid, a.sequence]))).toEqual([
+    expect(byKey(after).two.turns.flatMap((t) => t.atoms.map((a) => [a.uuid, a.sequence]))).toEqual([
       ['two-p', 1],
       ['two-a', 2],
       ['two-p2', 3],
@@ -73,7 +74,7 @@ describe('restarting on the same state dir', () => {
     rmSync(join(root, '-home-dev-demo', 'one.jsonl'));
     kernel = await startTestKernel(root, { stateDir });
     const { data } = await kernel.gql(SESSIONS);
-    expect(data.sessions.nodes.map((s: any) => s.key).sort()).toEqual(['three', 'two']);
+    expect(data.sessions.nodes.map((s) => s.key).sort()).toEqual(['three', 'two']);
     expect(existsSync(join(stateDir, 'index-cache.json'))).toBe(true);
   });
 

@@ -9,14 +9,14 @@ import { until } from '../helpers/wait';
 
 // timeline(from, to, lanes): a lane per session over a window, through a real kernel.
 
-const TIMELINE = `query($from: String!, $to: String!, $lanes: Int, $sessions: [ID!]) {
+const TIMELINE = graphql(`query($from: String!, $to: String!, $lanes: Int, $sessions: [ID!]) {
   timeline(from: $from, to: $to, lanes: $lanes, sessions: $sessions) {
     session { id name startedAt updatedAt host { name } }
     bars { turnId turnIndex segmentIndex t end status triggerText inputText }
     idle { t end }
     triggers { turnId t text }
     stripes { kind t end }
-  } }`;
+  } }`);
 
 const EVER = { from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' };
 
@@ -31,9 +31,9 @@ describe('the timeline over the fixtures', () => {
 
   it('gives every session active in the window a lane, most recently active first, 20 by default', async () => {
     const all = (await kernel.gql(TIMELINE, { ...EVER, lanes: 100 })).data.timeline;
-    expect(all.map((l: any) => l.session.id)).toEqual(sessions.map((s) => s.id));
+    expect(all.map((l) => l.session.id)).toEqual(sessions.map((s) => s.id));
     const byDefault = (await kernel.gql(TIMELINE, EVER)).data.timeline;
-    expect(byDefault.map((l: any) => l.session.id)).toEqual(sessions.slice(0, 20).map((s) => s.id));
+    expect(byDefault.map((l) => l.session.id)).toEqual(sessions.slice(0, 20).map((s) => s.id));
     expect(sessions.length).toBeGreaterThan(20);
   });
 
@@ -43,7 +43,7 @@ describe('the timeline over the fixtures', () => {
     const from = new Date(Date.parse(to) - 6 * 3600_000).toISOString();
     const lanes = (await kernel.gql(TIMELINE, { from, to, lanes: 100 })).data.timeline;
     const expected = sessions.filter((s) => s.startedAt <= to && s.updatedAt >= from).map((s) => s.id);
-    expect(lanes.map((l: any) => l.session.id)).toEqual(expected);
+    expect(lanes.map((l) => l.session.id)).toEqual(expected);
     expect(lanes.length).toBeGreaterThan(0);
     for (const lane of lanes) {
       for (const bar of lane.bars) expect(bar.t <= to && bar.end >= from, JSON.stringify(bar)).toBe(true);
@@ -56,13 +56,13 @@ describe('the timeline over the fixtures', () => {
     const [lane] = (await kernel.gql(TIMELINE, { ...EVER, sessions: [id] })).data.timeline;
     const { turns } = (
       await kernel.gql(
-        `query($id: ID!) { session(id: $id) { turns { id index t trigger { t promptLine }
-      segments { index t end input { promptLine } } } } }`,
+        graphql(`query($id: ID!) { session(id: $id) { turns { id index t trigger { t promptLine }
+      segments { index t end input { promptLine } } } } }`),
         { id },
       )
-    ).data.session;
-    const segments = turns.flatMap((turn: any) =>
-      turn.segments.map((s: any) => ({
+    ).data.session!;
+    const segments = turns.flatMap((turn) =>
+      turn.segments.map((s) => ({
         turnId: turn.id,
         turnIndex: turn.index,
         segmentIndex: s.index,
@@ -75,20 +75,20 @@ describe('the timeline over the fixtures', () => {
     );
     expect(lane.session.id).toBe(id);
     expect(lane.bars).toEqual(segments);
-    expect(lane.triggers).toEqual(turns.map((turn: any) => ({ turnId: turn.id, t: turn.trigger.t, text: turn.trigger.promptLine })));
+    expect(lane.triggers).toEqual(turns.map((turn) => ({ turnId: turn.id, t: turn.trigger!.t, text: turn.trigger!.promptLine })));
     expect(lane.stripes).toEqual([]);
   });
 
   it('marks the bar of a turn the user interrupted', async () => {
     const [lane] = (await kernel.gql(TIMELINE, { ...EVER, sessions: ['test:fed8ce56-bc79-401f-a83e-af084253362f'] })).data.timeline;
-    expect(lane.bars.map((b: any) => b.status)).toContain('INTERRUPTED');
+    expect(lane.bars.map((b) => b.status)).toContain('INTERRUPTED');
   });
 
   it('refuses arguments it cannot serve, saying what is wrong', async () => {
     const refusal = async (variables: object) => {
       const { errors } = await kernel.gql(TIMELINE, { ...EVER, ...variables });
-      expect(errors[0].extensions.code).toBe('BAD_USER_INPUT');
-      return errors[0].message;
+      expect(errors![0].extensions?.code).toBe('BAD_USER_INPUT');
+      return errors![0].message;
     };
     expect(await refusal({ from: 'yesterday' })).toBe('"from" must be an RFC 3339 time such as 2026-01-31T09:00:00Z, got "yesterday"');
     expect(await refusal({ from: '2026-01-02T00:00:00Z', to: '2026-01-01T00:00:00Z' })).toBe(

@@ -14,6 +14,16 @@ const run = promisify(execFile);
 // every platform's) would break `npm ci`.
 const CCUSAGE = join(import.meta.dirname, '..', '..', 'node_modules', '@ccusage', 'ccusage-linux-x64', 'bin', 'ccusage');
 
+/** A day of `ccusage daily --json`: the fields compared here. */
+interface CcusageDay {
+  period: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationTokens: number;
+  cacheReadTokens: number;
+  totalCost: number;
+}
+
 describe('usage over the real fixtures', () => {
   let kernel: TestKernel;
   beforeAll(async () => {
@@ -31,12 +41,12 @@ describe('usage over the real fixtures', () => {
       maxBuffer: 16 << 20,
     });
     rmSync(config, { recursive: true, force: true });
-    const theirs: any[] = JSON.parse(stdout).daily;
+    const theirs = (JSON.parse(stdout) as { daily: CcusageDay[] }).daily;
     const { data } = await kernel.gql(graphql(`{ usage(groupBy: DAY) { key inputTokens outputTokens cacheCreationTokens cacheReadTokens cost costStatus } }`));
     const ours = new Map(data.usage.map((r) => [r.key, r]));
     expect([...ours.keys()].sort()).toEqual(theirs.map((d) => d.period).sort());
     for (const day of theirs) {
-      const row: any = ours.get(day.period);
+      const row = ours.get(day.period)!;
       expect({ day: day.period, input: row.inputTokens, output: row.outputTokens, write: row.cacheCreationTokens, read: row.cacheReadTokens }).toEqual({
         day: day.period,
         input: day.inputTokens,
@@ -45,7 +55,7 @@ describe('usage over the real fixtures', () => {
         read: day.cacheReadTokens,
       });
       expect(row.costStatus).toBe('ESTIMATED');
-      expect(Math.abs(row.cost - day.totalCost) / day.totalCost, day.period).toBeLessThan(0.01);
+      expect(Math.abs(row.cost! - day.totalCost) / day.totalCost, day.period).toBeLessThan(0.01);
     }
   });
 
@@ -53,13 +63,15 @@ describe('usage over the real fixtures', () => {
     const byModel = (await kernel.gql(graphql(`{ usage(groupBy: MODEL) { key outputTokens } }`))).data.usage;
     expect(byModel.map((r) => r.key)).toContain('claude-opus-4-6');
     const byHost = (await kernel.gql(graphql(`{ usage(groupBy: HOST) { key outputTokens } }`))).data.usage;
-    const total = byModel.reduce((n: number, r: any) => n + r.outputTokens, 0);
+    const total = byModel.reduce((n, r) => n + r.outputTokens, 0);
     expect(byHost).toEqual([{ key: 'test', outputTokens: total }]);
     const bySession = (await kernel.gql(graphql(`{ usage(groupBy: SESSION) { key } }`))).data.usage.map((r) => r.key);
     expect(bySession).toContain('test:agent-a2898e3');
-    const { data } = await kernel.gql(`{ session(id: "test:4d5611e5-241a-462a-8d15-5122611a9569") {
-      own: usage { outputTokens } all: usage(includeSubagents: true) { outputTokens } subagents { usage { outputTokens } } } }`);
-    expect(data.session.all.outputTokens).toBeGreaterThan(data.session.own.outputTokens);
+    const { data } = await kernel.gql(
+      graphql(`{ session(id: "test:4d5611e5-241a-462a-8d15-5122611a9569") {
+      own: usage { outputTokens } all: usage(includeSubagents: true) { outputTokens } subagents { usage { outputTokens } } } }`),
+    );
+    expect(data.session!.all.outputTokens).toBeGreaterThan(data.session!.own.outputTokens);
   });
 
   it('counts days in the time zone asked for, filters by time, and refuses a zone it does not know', async () => {
@@ -87,10 +99,8 @@ describe('usage of one session', () => {
     ...extra,
   });
   const line2 = (uuid: string, parent: string, content: unknown[], stop: string | null, model: string, id: string, u: object) => {
-    const r = assistant(uuid, parent, content, stop) as any;
-    r.requestId = `req_${id}`;
-    r.message = { ...r.message, id: `msg_${id}`, model, usage: u };
-    return line(r);
+    const r = assistant(uuid, parent, content, stop, id);
+    return line({ ...r, message: { ...r.message, model, usage: u } });
   };
 
   beforeAll(async () => {
@@ -121,10 +131,11 @@ describe('usage of one session', () => {
   });
 
   it('counts an API message written as several lines once, as its largest copy, priced by cache lifetime', async () => {
-    const { data } =
-      await kernel.gql(`{ session(id: "test:u1") { turns { usage { inputTokens outputTokens cacheCreationTokens cacheCreation5mTokens cacheCreation1hTokens cost costStatus costSource }
-      atoms { uuid usage { outputTokens } } } } }`);
-    const [first, second] = data.session.turns;
+    const { data } = await kernel.gql(
+      graphql(`{ session(id: "test:u1") { turns { usage { inputTokens outputTokens cacheCreationTokens cacheCreation5mTokens cacheCreation1hTokens cost costStatus costSource }
+      atoms { uuid usage { outputTokens } } } } }`),
+    );
+    const [first, second] = data.session!.turns;
     expect(first.usage).toMatchObject({
       inputTokens: 10,
       outputTokens: 500,
@@ -136,7 +147,7 @@ describe('usage of one session', () => {
     });
     // opus-4-6: input $5, output $25, 5m writes $6.25, 1h writes $10 per million tokens.
     expect(first.usage.cost).toBeCloseTo((10 * 5 + 500 * 25 + 400 * 6.25 + 600 * 10) / 1e6, 12);
-    expect(first.atoms.map((a: any) => a.usage?.outputTokens ?? null)).toEqual([null, 1, 500]);
+    expect(first.atoms.map((a) => a.usage?.outputTokens ?? null)).toEqual([null, 1, 500]);
     expect(second.usage).toMatchObject({ inputTokens: 5, outputTokens: 5, cost: null, costStatus: 'UNKNOWN', costSource: 'NONE' });
   });
 

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphql } from '../../web/src/lib/graphql';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { line, prompt } from '../helpers/records';
 
@@ -48,8 +49,8 @@ describe('a projects tree with links out of it and into a loop', () => {
   it('indexes, reading the transcript linked from inside the tree and nothing outside it', async () => {
     // CI never asserts on time; this bound only says indexing ends instead of walking a loop
     expect(indexedWithinMs).toBeLessThan(10_000);
-    const { data } = await kernel.gql('{ sessions { nodes { key name } } }');
-    expect(data.sessions.nodes.map((s: { name: string }) => s.name).sort()).toEqual(['linked from inside', 'the real one']);
+    const { data } = await kernel.gql(graphql(`{ sessions { nodes { key name } } }`));
+    expect(data.sessions.nodes.map((s) => s.name).sort()).toEqual(['linked from inside', 'the real one']);
   });
 
   it('logs each skipped link once, and no ELOOP', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WORKING_WINDOW_MS } from '../../spoke/goals/sign-of-life';
 import { graphql } from '../../web/src/lib/graphql';
-import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { FIXTURES, iterate, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, lastWritten, line, prompt, say, toolResult, toolUse } from '../helpers/records';
 import { until } from '../helpers/wait';
 
@@ -118,10 +118,10 @@ describe('the working column over written transcripts', () => {
     const { goal } = (await kernel.gql(graphql(`{ goal(id: "test:two/p1") { rolledUpStatus rolledUpInto { id } } }`))).data;
     expect(goal).toEqual({ rolledUpStatus: 'WORKING', rolledUpInto: { id: 'test:two/p2' } });
     // feedChanged sends the session's goals as the feed has them
-    const changes = kernel.ws().iterate({ query: 'subscription { feedChanged(since: "1970-01-01T00:00:00Z") { goals { id rolledUpStatus outcome } } }' });
-    const first = (await changes.next()).value as any;
+    const changes = iterate(kernel.ws(), graphql(`subscription { feedChanged(since: "1970-01-01T00:00:00Z") { goals { id rolledUpStatus outcome } } }`));
+    const first = (await changes.next()).value;
     await changes.return?.();
-    expect(first.data.feedChanged.goals).toEqual([{ id: 'test:two/p2', rolledUpStatus: 'WORKING', outcome: null }]);
+    expect(first!.data!.feedChanged.goals).toEqual([{ id: 'test:two/p2', rolledUpStatus: 'WORKING', outcome: null }]);
   });
 
   it('settles the older ask as unfinished once it goes quiet, while the newer one is still at work', async () => {
@@ -169,9 +169,9 @@ describe('the working column over written transcripts', () => {
     let offset = lastWritten() - Date.now();
     kernel = await startTestKernel(root, { now: () => Date.now() + offset });
     const seen: { rolledUpStatus: string; outcome: string | null }[] = [];
-    const changes = kernel.ws().iterate({ query: 'subscription { feedChanged(since: "1970-01-01T00:00:00Z") { goals { rolledUpStatus outcome } } }' });
+    const changes = iterate(kernel.ws(), graphql(`subscription { feedChanged(since: "1970-01-01T00:00:00Z") { goals { rolledUpStatus outcome } } }`));
     const consume = (async () => {
-      for await (const r of changes) seen.push((r.data as any).feedChanged.goals[0]);
+      for await (const r of changes) seen.push(r.data!.feedChanged.goals[0]);
     })();
     await until(() => seen.length > 0, 'the catch-up');
     expect(seen).toEqual([{ rolledUpStatus: 'WORKING', outcome: null }]);

@@ -4,7 +4,41 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoTree, startLiveAppends, writeDemoTree, writeSyntheticCorpus } from '../../demo';
 
-type Line = Record<string, any>;
+/** A tool call in an assistant message. */
+interface ToolUse {
+  type: 'tool_use';
+  id: string;
+  name: string;
+}
+
+/** The answer to a tool call, in a user message. */
+interface ToolResult {
+  type: 'tool_result';
+  tool_use_id: string;
+}
+
+/** A message's content block: a tool call, its result, or another (text, thinking). */
+type Block = ToolUse | ToolResult | { type: string };
+
+/**
+ * A transcript line as the demo writes it, with the fields these checks read. `message` is read on
+ * user and assistant lines only, its content as blocks; a prompt's content is text instead, which
+ * toolResults, the one reader of a user line's content, checks for.
+ */
+interface Line {
+  type: string;
+  subtype?: string;
+  uuid?: string;
+  sessionId?: string;
+  parentUuid?: string | null;
+  logicalParentUuid?: string;
+  timestamp?: string;
+  requestId?: string;
+  sourceToolAssistantUUID?: string;
+  toolUseResult?: unknown;
+  compactMetadata?: unknown;
+  message: { id: string; stop_reason: string | null; content: Block[] };
+}
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 
@@ -44,16 +78,17 @@ function expectChained(lines: Line[]): void {
     if (!('parentUuid' in line)) continue;
     const startsChain = chained === 0 || line.subtype === 'compact_boundary';
     if (line.parentUuid === null) expect(startsChain, `null parent on ${line.uuid}`).toBe(true);
-    else expect(seen.has(line.parentUuid), `parent of ${line.uuid} written earlier`).toBe(true);
-    seen.add(line.uuid);
+    else expect(seen.has(line.parentUuid!), `parent of ${line.uuid} written earlier`).toBe(true);
+    seen.add(line.uuid!);
     chained += 1;
   }
 }
 
-const toolUses = (line: Line): Line[] => (line.type === 'assistant' ? line.message.content.filter((block: Line) => block.type === 'tool_use') : []);
+const toolUses = (line: Line): ToolUse[] =>
+  line.type === 'assistant' ? line.message.content.filter((block): block is ToolUse => block.type === 'tool_use') : [];
 
-const toolResults = (line: Line): Line[] =>
-  line.type === 'user' && Array.isArray(line.message.content) ? line.message.content.filter((block: Line) => block.type === 'tool_result') : [];
+const toolResults = (line: Line): ToolResult[] =>
+  line.type === 'user' && Array.isArray(line.message.content) ? line.message.content.filter((block): block is ToolResult => block.type === 'tool_result') : [];
 
 describe('writeDemoTree', () => {
   let root: string;
@@ -161,7 +196,7 @@ describe('writeDemoTree', () => {
     for (const session of tree.sessions) {
       const lines = await readLines(session.file);
       const callLine = new Map<string, string>();
-      for (const line of lines) for (const use of toolUses(line)) callLine.set(use.id, line.uuid);
+      for (const line of lines) for (const use of toolUses(line)) callLine.set(use.id, line.uuid!);
       const answered = new Set<string>();
       for (const line of lines) {
         for (const result of toolResults(line)) {
