@@ -5,6 +5,14 @@ import { fail } from './fail';
 
 // `loom status`: find the kernel that holds the state dir and ask it how it is.
 
+interface KernelStatus {
+  version: string;
+  host: { name: string };
+  projectsRoot: string;
+  sessionCount: number;
+  indexing: { filesDone: number; filesTotal: number; bytesDone: number; bytesTotal: number; done: boolean };
+}
+
 export async function status(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { state: { type: 'string' }, json: { type: 'boolean' } } });
   const stateDir = resolveStateDir(values.state);
@@ -13,7 +21,7 @@ export async function status(argv: string[]): Promise<void> {
     if (values.json) process.stdout.write(`${JSON.stringify({ running: false, stateDir })}\n`);
     return fail(`no kernel is running on ${stateDir}; start one with: loom up`);
   }
-  const { data } = await askKernel<{ kernel: any }>(
+  const { data } = await askKernel<{ kernel: KernelStatus }>(
     stateDir,
     '{ kernel { version host { name } projectsRoot sessionCount indexing { filesDone filesTotal bytesDone bytesTotal done } } }',
   );

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
 import { Agent, type ClientRequestArgs } from 'node:http';
 import { connect as tcpConnect } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseLinkedHost } from '../../federation/hosts-config';
@@ -16,7 +16,7 @@ import { configureRemote, LOOM_COMMAND } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
 import { startSshd, type TestSshd } from '../helpers/sshd';
 import { ensureCorpus } from './corpus';
-import { postGql, startKernelProcess, type KernelProcess } from './kernel-process';
+import { type KernelProcess, postGql, startKernelProcess } from './kernel-process';
 
 // `npx tsx test/bench/federation.ts --runs 3`: the federation figures in docs/performance.md.
 // Every part is real and in its own process: an OpenSSH sshd on a loopback port, remote kernels

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import type { TadaDocumentNode } from 'gql.tada';
-import { print, type DocumentNode } from 'graphql';
-import { createClient, type Client } from 'graphql-ws';
+import { type DocumentNode, print } from 'graphql';
+import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { VariablesArg } from '../helpers/kernel';
 

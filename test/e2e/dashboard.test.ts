@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { graphql } from '../../web/src/lib/graphql';
+import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt } from '../helpers/records';
 import { sleep, until } from '../helpers/wait';
@@ -146,7 +146,8 @@ describe('the dashboard live', () => {
     await page.waitForSelector('.tab');
     const before = await page.$$eval('.tab', (tabs) => tabs.length);
     await page.evaluate(() => {
-      const seen: string[] = ((window as BannerLog).banners = []);
+      const seen: string[] = [];
+      (window as BannerLog).banners = seen;
       new MutationObserver(() => {
         const text = document.querySelector('.banner')?.textContent;
         if (text && seen[seen.length - 1] !== text) seen.push(text);

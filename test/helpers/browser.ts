@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { TestKernel } from './kernel';
 
 // Debian's Chromium driven by playwright-core, started by the test itself (playwright gives it a

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TadaDocumentNode } from 'gql.tada';
-import { print, type DocumentNode, type GraphQLFormattedError } from 'graphql';
-import { createClient, type Client, type FormattedExecutionResult } from 'graphql-ws';
+import { type DocumentNode, type GraphQLFormattedError, print } from 'graphql';
+import { type Client, createClient, type FormattedExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
 import { parseLinkedHost, saveLinkedHost } from '../../federation/hosts-config';
-import { startKernel, type Kernel, type KernelOptions } from '../../server/kernel';
+import { type Kernel, type KernelOptions, startKernel } from '../../server/kernel';
 import { DEFAULT_LIMITS, type QueryLimits } from '../../server/security/limits';
 
 export const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'claude-projects');
@@ -36,7 +36,7 @@ export interface TestKernel extends Kernel {
 }
 
 /** The variables argument: optional when the document needs none. */
-export type VariablesArg<Variables> = {} extends Variables ? [variables?: Variables] : [variables: Variables];
+export type VariablesArg<Variables> = Record<never, never> extends Variables ? [variables?: Variables] : [variables: Variables];
 
 export interface GqlResponse<Result> {
   data: Result;

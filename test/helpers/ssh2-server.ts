@@ -1,5 +1,5 @@
-import { createServer, connect, type Server as NetServer, type Socket } from 'node:net';
-import { Server, utils, type AuthContext, type Connection, type ParsedKey, type ServerChannel, type TcpipRequestInfo } from 'ssh2';
+import { connect, createServer, type Server as NetServer, type Socket } from 'node:net';
+import { type AuthContext, type Connection, type ParsedKey, Server, type ServerChannel, type TcpipRequestInfo, utils } from 'ssh2';
 
 // An SSH server built on ssh2, for the misbehaviour a real sshd will not produce on demand:
 // canned exec answers, and a link that goes silent without closing (blackhole), then comes back.

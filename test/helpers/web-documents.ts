@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { print, type DocumentNode } from 'graphql';
+import { type DocumentNode, print } from 'graphql';
 
 // The dashboard's GraphQL documents, each from a queries.ts under web/src (where every one lives).
 

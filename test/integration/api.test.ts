@@ -5,9 +5,9 @@ import type { FormattedExecutionResult } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printLoomSchema } from '../../schema/index';
 import { SDL_FILE, WEB_TYPES_FILE, webTypesFor } from '../../schema/print';
-import { webDocuments } from '../helpers/web-documents';
 import { graphql, type ResultOf } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { webDocuments } from '../helpers/web-documents';
 
 let kernel: TestKernel;
 beforeAll(async () => {
@@ -40,7 +40,10 @@ describe('the schema', () => {
                   { query: text },
                   { next: (r) => resolve([...(r.errors ?? [])]), error: (e) => resolve([].concat(e as never)), complete: () => resolve([]) },
                 );
-              setTimeout(() => (stop(), resolve([])), 300);
+              setTimeout(() => {
+                stop();
+                resolve([]);
+              }, 300);
             })
           : ((await kernel.gql(text)).errors ?? []);
       const limits = errors.map((e) => e.message).filter((m) => /limit|exceeded/i.test(m));

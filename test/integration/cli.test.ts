@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +36,7 @@ afterEach(async () => {
   // Wait for each kernel to exit: it writes its index cache into the state dir on the way out.
   await Promise.all(
     children.splice(0).map((child) => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null) return Promise.resolve();
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       return exited;

@@ -2,14 +2,14 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readF
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GraphQLFormattedError } from 'graphql';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fingerprint } from '../../federation/known-hosts';
 import { rotateToken } from '../../server/security/token';
 import { VERSION } from '../../spoke/version';
-import type { GraphQLFormattedError } from 'graphql';
-import { graphql, type Enum, type ResultOf, type TadaDocumentNode } from '../../web/src/lib/graphql';
+import { type Enum, graphql, type ResultOf, type TadaDocumentNode } from '../../web/src/lib/graphql';
 import { configureRemote, FAST_LINKS, iterate, LOOM_COMMAND, startTestKernel, type TestKernel } from '../helpers/kernel';
-import { startLyingKernel, type LyingKernel } from '../helpers/lying-kernel';
+import { type LyingKernel, startLyingKernel } from '../helpers/lying-kernel';
 import { line, prompt } from '../helpers/records';
 import { startSsh2Server, type TestSsh2Server } from '../helpers/ssh2-server';
 import { startSshd, type TestSshd } from '../helpers/sshd';
@@ -605,7 +605,7 @@ describe('remote sessions through the hub', () => {
   it('announces what a host changed while it was down, once it is back, on change streams open across the outage', async () => {
     const sessions: string[] = [];
     const feed: string[] = [];
-    const follow = <Result>(document: TadaDocumentNode<Result, {}>, into: string[], sessionId: (data: Result) => string) => {
+    const follow = <Result>(document: TadaDocumentNode<Result, Record<never, never>>, into: string[], sessionId: (data: Result) => string) => {
       const iterator = iterate(hub.ws(), document);
       const consume = (async () => {
         for await (const r of iterator) into.push(sessionId(r.data!));

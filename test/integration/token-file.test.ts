@@ -26,7 +26,7 @@ const up = () => loom('up', '--port', '0', '--no-demo', '--projects', projects);
 
 describe('a token file Loom did not write', () => {
   it('is refused at start with one line that says to rotate it, and `loom token --rotate` makes a good one', { timeout: 60_000 }, () => {
-    for (const written of ['a'.repeat(22), 'a'.repeat(43), 'abcdefghij'.repeat(4) + 'abc', 'has spaces in it and is long enough for a length check']) {
+    for (const written of ['a'.repeat(22), 'a'.repeat(43), `${'abcdefghij'.repeat(4)}abc`, 'has spaces in it and is long enough for a length check']) {
       writeFileSync(join(state, 'token'), `${written}\n`, { mode: 0o600 });
       const refused = up();
       expect(refused.status, written).toBe(1);

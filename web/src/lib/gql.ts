@@ -7,7 +7,7 @@ import type { TadaDocumentNode } from './graphql';
 // typed document (lib/graphql.ts) and answers with its result type; variables are checked too.
 
 /** The variables argument: optional when the document needs none. */
-type VariablesArg<Variables> = Partial<Variables> extends Variables ? [variables?: Variables] : [variables: Variables];
+type VariablesArg<Variables> = Record<never, never> extends Variables ? [variables?: Variables] : [variables: Variables];
 
 function dataOf<Result>(result: OperationResult<Result>): Result {
   if (result.error) throw new Error(result.error.message.replace(/^\[\w+\] /, ''));
