@@ -24,6 +24,8 @@ export interface HostLinkOptions {
   startKernel: boolean;
   keepaliveMs: number;
   backoff: { baseMs: number; capMs: number };
+  /** this hub's name, which the host's audit log records its actions under */
+  hubName: string;
   log(message: string): void;
   onChange(): void;
 }
@@ -99,7 +101,7 @@ export class HostConnection {
         acceptNew = false;
         const start = startKernel;
         startKernel = false;
-        this.remote = await reachKernel(this.ssh, this.options.host, { start });
+        this.remote = await reachKernel(this.ssh, this.options.host, { start, hubName: this.options.hubName });
         this.status.rttMs = await this.remote.client.ping();
         this.status.lastSeen = Date.now();
         this.set('UP', null, null);

@@ -138,6 +138,7 @@ export class LinkedHosts implements HostDirectory, RemoteDirectory {
       agent: process.env.SSH_AUTH_SOCK,
       acceptNew: once.acceptNew ?? false,
       startKernel: once.startKernel ?? false,
+      hubName: this.options.localName,
       keepaliveMs: this.options.keepaliveMs ?? LINK_TIMINGS.keepaliveMs,
       backoff: this.options.backoff ?? LINK_TIMINGS.backoff,
       log: this.options.log,

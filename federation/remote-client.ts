@@ -46,6 +46,8 @@ export class RemoteClient {
     private readonly remotePort: number,
     private readonly token: string,
     private readonly answerTimeoutMs = ANSWER_TIMEOUT_MS,
+    /** this hub's own name, which the remote kernel writes in its audit log for what the hub does */
+    private readonly hubName: string | null = null,
   ) {}
 
   /** The data of one operation; rejects with the remote's first error. */
@@ -141,7 +143,7 @@ export class RemoteClient {
           super(address, protocols, { agent, maxPayload: MAX_ANSWER });
         }
       },
-      connectionParams: { token: this.token, viaHub: true },
+      connectionParams: { token: this.token, viaHub: true, hubName: this.hubName },
       lazy: true,
       lazyCloseTimeout: IDLE_SOCKET_MS,
       retryAttempts: 0,

@@ -43,7 +43,7 @@ async function remoteStatus(ssh: Client, host: LinkedHost, stateFlag: string): P
 /** How long a kernel started with --start may take to claim its state dir. */
 const START_WAIT_MS = 20_000;
 
-export async function reachKernel(ssh: Client, host: LinkedHost, options = { start: false }): Promise<RemoteKernel> {
+export async function reachKernel(ssh: Client, host: LinkedHost, options: { start: boolean; hubName?: string } = { start: false }): Promise<RemoteKernel> {
   const stateFlag = host.stateDir ? ` --state ${shellQuote(host.stateDir)}` : '';
   let status = await remoteStatus(ssh, host, stateFlag);
   if (!status && options.start) {
@@ -74,7 +74,7 @@ export async function reachKernel(ssh: Client, host: LinkedHost, options = { sta
   // Keep the commands above before the tunnel: OpenSSH's sshd turns Nagle off on its side of the
   // connection only once a command session has run; a tunnel on a connection that never ran one
   // stalls ~40 ms per small response (measured: docs/performance.md, Federation).
-  const client = new RemoteClient(new TunnelAgent(ssh, status.port), status.port, token.stdout.trim());
+  const client = new RemoteClient(new TunnelAgent(ssh, status.port), status.port, token.stdout.trim(), undefined, options.hubName ?? null);
   try {
     const { kernel } = await client.query<{ kernel: { version: string; host: { name: string } } }>('{ kernel { version host { name } } }');
     return { client, lists: new ListCache(client), hostName: kernel.host.name, version: kernel.version };

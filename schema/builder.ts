@@ -1,6 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import type DataLoader from 'dataloader';
 import './budget-plugin';
+import type { Actions } from '../spoke/act/actions';
 import type { HostDirectory, Source } from '../spoke/model/source';
 import type { ContentBlock } from '../spoke/model/types';
 import type { OperationBudget } from './operation-budget';
@@ -11,6 +12,10 @@ import type { RemoteDirectory } from './remote/delegate';
 
 export interface Context {
   source: Source;
+  /** what this kernel does for its owner: answers, the away switch, the audit log */
+  actions: Actions;
+  /** who asks, for the audit log: `local`, or `hub:<name>` for a hub acting through its link */
+  actor: string;
   /** the hosts this kernel links over SSH */
   hosts: HostDirectory;
   /** the same hosts as the schema routes fields to them */

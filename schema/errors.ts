@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { BadInputError, ForbiddenError, NotFoundError, UnavailableError } from '../spoke/model/source';
+import { BadInputError, ConflictError, ForbiddenError, NotFoundError, UnavailableError } from '../spoke/model/source';
 import { RemoteAnswerError } from './remote/delegate';
 
 // Errors a caller can act on keep their message and get a code; anything else is an internal
@@ -12,6 +12,7 @@ export function asClientError(error: unknown): GraphQLError | null {
   // a linked host's own answer keeps its code (its host names already in the hub's alias)
   if (error instanceof RemoteAnswerError) return new GraphQLError(error.message, { extensions: { code: error.code } });
   if (error instanceof ForbiddenError) return new GraphQLError(error.message, { extensions: { code: 'FORBIDDEN' } });
+  if (error instanceof ConflictError) return new GraphQLError(error.message, { extensions: { code: 'CONFLICT' } });
   if (error instanceof UnavailableError) return new GraphQLError(error.message, { extensions: { code: 'UNAVAILABLE' } });
   return null;
 }

@@ -18,6 +18,8 @@ import './types/usage';
 import './types/goal';
 import './types/kernel';
 import './types/timeline';
+import './types/permission-request';
+import './types/actions';
 
 export type { Context } from './builder';
 export { contentLoader } from './content-loader';

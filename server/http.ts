@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Actions } from '../spoke/act/actions';
 import { VERSION } from '../spoke/version';
+import { PERMISSION_HOOK_PATH, permissionHook } from './hook-route';
+import { readBody, send } from './http-io';
 import type { HubFastPath } from './hub-fast-path';
 import { renderLoginPage } from './login-page';
 import type { AccessPolicy } from './security/access';
@@ -15,6 +18,7 @@ const MAX_LOGIN_BODY = 4096;
 
 export interface HttpDeps {
   yoga: LoomYoga;
+  actions: Actions;
   hubFastPath: HubFastPath;
   access: AccessPolicy;
   throttle: FailureThrottle;
@@ -53,6 +57,10 @@ async function handle(deps: HttpDeps, req: IncomingMessage, res: ServerResponse)
   const verdict = deps.throttle.check(peerOf(req), () => access.credential(req) !== null);
   if (verdict !== 'right') return refuse(req, res, verdict, 'That token is not this kernel’s, or it was rotated.');
 
+  if (url.pathname === PERMISSION_HOOK_PATH && req.method === 'POST') {
+    if (access.credential(req) !== 'header') return send(res, 403, 'text/plain; charset=utf-8', 'Forbidden: only Loom’s hook asks here.\n');
+    return permissionHook(deps.actions, req, res, deps.log);
+  }
   if (url.pathname === yoga.graphqlEndpoint) {
     if (req.method === 'GET' && prefersHtml(req)) {
       const page = graphiqlPage();
@@ -115,24 +123,3 @@ function refuse(req: IncomingMessage, res: ServerResponse, verdict: 'wrong' | 't
 const peerOf = (req: IncomingMessage): string => req.socket.remoteAddress ?? 'unknown';
 const isRead = (req: IncomingMessage): boolean => req.method === 'GET' || req.method === 'HEAD';
 const prefersHtml = (req: IncomingMessage): boolean => (req.headers.accept ?? '').includes('text/html');
-
-function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
-  return new Promise((resolve) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-      if (body.length > limit) {
-        resolve(null);
-        req.destroy();
-      }
-    });
-    req.on('end', () => resolve(body));
-    req.on('error', () => resolve(null));
-  });
-}
-
-function send(res: ServerResponse, status: number, type: string, body: string): void {
-  res.writeHead(status, { 'content-type': type });
-  res.end(body);
-}

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { LinkedHosts, type LinkedHostsOptions } from '../federation/linked-hosts';
+import { Actions, ANSWER_WAIT_MS } from '../spoke/act/actions';
 import type { IndexingProgress } from '../spoke/model/types';
 import { LocalSource } from '../spoke/source';
 import { httpHandler } from './http';
@@ -36,6 +37,8 @@ export interface KernelOptions {
   federation?: Pick<LinkedHostsOptions, 'home' | 'keepaliveMs' | 'backoff'>;
   /** the clock the sessions are read against (what is at work now); default Date.now; tests inject one */
   now?: () => number;
+  /** how long Loom's PermissionRequest hook is held for an answer; ANSWER_WAIT_MS (570 s) unless given */
+  answerWaitMs?: number;
   /** when idle or slow sockets are closed; DEFAULT_HTTP_TIMEOUTS unless given */
   httpTimeouts?: Partial<HttpTimeouts>;
   /** how many wrong tokens a peer may try; DEFAULT_THROTTLE unless given */
@@ -46,6 +49,7 @@ export interface Kernel {
   url: string;
   port: number;
   source: LocalSource;
+  actions: Actions;
   hosts: LinkedHosts;
   access: AccessPolicy;
   /** resolves when the first index is done */
@@ -61,6 +65,8 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   if (!isLoopback(bindHost)) {
     log(`warning: listening on ${bindHost}, not loopback: anyone who can reach it can try tokens. Prefer an SSH tunnel (docs/security.md).`);
   }
+  // the source shows the requests the actions hold; the actions name sessions as the source does
+  let actions: Actions | null = null;
   const source = new LocalSource({
     projectsRoot: options.projectsRoot,
     host: options.hostName,
@@ -70,11 +76,22 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     awakeLimit: options.awakeLimit,
     now: options.now,
     log,
+    pendingRequest: (ids) => actions?.requests.pendingOf(ids) ?? null,
+    hookObserved: (line) => actions?.observe(line.event, line.input),
+  });
+  actions = new Actions({
+    stateDir: options.stateDir,
+    host: source.hosts()[0].name,
+    now: options.now ?? Date.now,
+    answerWaitMs: options.answerWaitMs ?? ANSWER_WAIT_MS,
+    log,
+    sessionIdOf: (id) => source.sessionIdOfClaude(id),
+    changed: (id) => source.claudeSessionChanged(id),
   });
   // hosts.json is read before anything listens: a bad one stops the start with the field and why
   const hosts = new LinkedHosts({ stateDir: options.stateDir, localName: source.hosts()[0].name, log, ...options.federation });
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const yoga = createLoomYoga(source, hosts, limits, log);
+  const yoga = createLoomYoga(source, actions, hosts, limits, log);
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts };
   const server = createServer({
     headersTimeout: timeouts.headersMs,
@@ -99,7 +116,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   }
   const access = new AccessPolicy({ stateDir: options.stateDir, port, bindHost, extraHosts: options.allowHosts });
   const throttle = new FailureThrottle(options.throttle, log);
-  server.on('request', httpHandler({ yoga, hubFastPath: hubFastPath(yoga, hosts), access, throttle, log }));
+  server.on('request', httpHandler({ yoga, actions, hubFastPath: hubFastPath(yoga, hosts), access, throttle, log }));
   const wss = attachWebSocket(server, { yoga, access, throttle, log, operations: { socket: limits.socketOperations, hubSocket: limits.hubSocketOperations } });
 
   // Serve while indexing: the API reports progress from the first moment.
@@ -110,10 +127,12 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     url,
     port,
     source,
+    actions,
     access,
     indexed,
     hosts,
     async close() {
+      actions.stop();
       hosts.close();
       await source.stop();
       for (const client of wss.clients) client.terminate();

@@ -3,6 +3,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { type DocumentNode, GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { asClientError, type Context, contentLoader, loomSchema, type RemoteDirectory } from '../schema/index';
+import type { Actions } from '../spoke/act/actions';
 import { Pulse } from '../spoke/model/pulse';
 import type { HostDirectory, Source } from '../spoke/model/source';
 import { TOKEN_HEADER, VIA_HUB_HEADER } from './security/access';
@@ -27,6 +28,13 @@ export function viaHub(init: { request?: Request; connectionParams?: Record<stri
   return init.request?.headers.get(VIA_HUB_HEADER) === '1' || init.connectionParams?.viaHub === true;
 }
 
+/** Who acts, for the audit log: this machine's owner, or a hub by the name it gives (`hub:<name>`). */
+function actorOf(init: { request?: Request; connectionParams?: Record<string, unknown> }): string {
+  if (!viaHub(init)) return 'local';
+  const name = init.connectionParams?.hubName;
+  return typeof name === 'string' && /^[\w.-]{1,64}$/.test(name) ? `hub:${name}` : 'hub';
+}
+
 /** What a request brings to yoga: Node's request over HTTP; a WebSocket operation, its socket and signal too. */
 export interface ServerContext {
   req?: IncomingMessage;
@@ -37,7 +45,13 @@ export interface ServerContext {
 
 export type LoomYoga = YogaServerInstance<ServerContext, Context>;
 
-export function createLoomYoga(source: Source, hosts: HostDirectory & RemoteDirectory, limits: QueryLimits, log: (message: string) => void): LoomYoga {
+export function createLoomYoga(
+  source: Source,
+  actions: Actions,
+  hosts: HostDirectory & RemoteDirectory,
+  limits: QueryLimits,
+  log: (message: string) => void,
+): LoomYoga {
   return createYoga<ServerContext, Context>({
     schema: loomSchema(),
     graphqlEndpoint: '/graphql',
@@ -45,6 +59,8 @@ export function createLoomYoga(source: Source, hosts: HostDirectory & RemoteDire
     // links are never re-exported, so links cannot loop.
     context: (init) => ({
       source,
+      actions,
+      actor: actorOf(init),
       hosts,
       remotes: viaHub(init) ? NO_REMOTES : hosts,
       content: contentLoader(source),

@@ -3,10 +3,11 @@ import { GoalClears } from './goals/clears';
 import { withLive } from './goals/judge';
 import { withClock } from './goals/sign-of-life';
 import { SilenceAlarms } from './goals/silence-alarms';
-import { UNKNOWN_LIVE } from './live/hook-state';
+import { type HookLine, UNKNOWN_LIVE } from './live/hook-state';
 import { withIdleAtoms } from './live/idle-atoms';
 import { liveSpans, readHookLog } from './live/live-spans';
 import { LiveStates } from './live/live-states';
+import type { PermissionRequest } from './model/act';
 import type { Goal } from './model/goal';
 import type { LiveSpan, LiveState } from './model/live';
 import { Pulse } from './model/pulse';
@@ -63,6 +64,10 @@ export interface LocalSourceOptions {
    */
   now?: () => number;
   log?: (message: string) => void;
+  /** the request Claude Code holds open through Loom's hook for any of these Claude Code sessions */
+  pendingRequest?: (claudeSessionIds: string[]) => PermissionRequest | null;
+  /** every hook line as it arrives */
+  hookObserved?: (line: HookLine) => void;
 }
 
 export class LocalSource implements Source {
@@ -101,6 +106,7 @@ export class LocalSource implements Source {
           (id) => this.changed([this.catalog.keyOf(id)]),
           this.log,
           (id) => this.tracker.reidentify(id),
+          options.hookObserved,
         )
       : null;
   }
@@ -220,7 +226,18 @@ export class LocalSource implements Source {
   /** A session's goals as the transcript shows them, with what the hooks say and the clock. */
   private goalsNow(session: TranscriptSession): Goal[] {
     const live = this.liveOf(session.key);
-    return withClock(withLive(session.goals(), live), live, this.now());
+    const request = this.options.pendingRequest?.(this.claudeIdsOf(session.key)) ?? null;
+    return withClock(withLive(session.goals(), live, request), live, this.now());
+  }
+
+  /** The Loom session id (`host:key`) a Claude Code session is part of. */
+  sessionIdOfClaude(claudeSessionId: string): string {
+    return `${this.host.name}:${this.catalog.keyOf(claudeSessionId)}`;
+  }
+
+  /** Something outside the transcript changed for this Claude Code session (a request held open or closed). */
+  claudeSessionChanged(claudeSessionId: string): void {
+    this.changed([this.catalog.keyOf(claudeSessionId)]);
   }
 
   async clearGoals(goals: { host: string; key: string; anchor: string }[], idempotencyKey: string): Promise<{ batchId: string; cleared: number }> {

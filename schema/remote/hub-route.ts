@@ -11,7 +11,7 @@ export type HubRoute =
   /** the host an id argument names (a session, a goal): asked there, or here for a local id */
   | { kind: 'byHost'; arg: string }
   /** every host that is up, merged by the named rule */
-  | { kind: 'merged'; rule: 'sessions' | 'feed' | 'timeline' | 'usage' | 'changes' }
+  | { kind: 'merged'; rule: 'sessions' | 'feed' | 'timeline' | 'usage' | 'changes' | 'list' }
   /** its resolver asks the hosts it needs itself (a mutation over goals of several hosts) */
   | { kind: 'inResolver' };
 

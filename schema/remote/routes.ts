@@ -19,7 +19,7 @@ import { resumableStream } from './resumable-stream';
 
 type Field = GraphQLField<unknown, Context>;
 
-const MERGES = { sessions: mergeSessions, feed: mergeFeed, timeline: mergeLanes, usage: mergeUsage, changes: mergeChanges };
+const MERGES = { sessions: mergeSessions, feed: mergeFeed, timeline: mergeLanes, usage: mergeUsage, changes: mergeChanges, list: mergeList };
 
 /** Applies the route each root field declares (hub-route.ts). */
 export function routeToRemotes(schema: GraphQLSchema): void {
@@ -102,6 +102,17 @@ function mergeLanes(field: Field): void {
     const question = `${selectionText(info.fieldNodes, info.fragments)}\n${JSON.stringify(args)}`;
     const theirs = await askEveryHost(ctx.remotes, 'timeline', question, (alias) => delegateQuery(info, ctx.remotes.get(alias)!) as Promise<unknown[]>);
     return [...mine, ...theirs.flat()];
+  };
+}
+
+/** A plain list: this machine's items, then every host's that is up (a host that fails adds none). */
+function mergeList(field: Field): void {
+  const local = field.resolve!;
+  field.resolve = async (parent, args, ctx, info) => {
+    const mine = (await local(parent, args, ctx, info)) as unknown[];
+    if (!ctx.remotes.linked()) return mine;
+    const theirs = await Promise.allSettled(ctx.remotes.up().map((remote) => delegateQuery(info, remote) as Promise<unknown[]>));
+    return [...mine, ...theirs.flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []))];
   };
 }
 

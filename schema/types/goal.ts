@@ -8,6 +8,7 @@ import { batchParts, clearAcrossHosts, undoAcrossHosts } from '../remote/remote-
 import { parseTime } from '../time';
 import { AtomRef, atomNode } from './atom';
 import { assertWritable } from './host';
+import { PermissionRequestRef } from './permission-request';
 import { SessionRef } from './session';
 
 // Goals: every ask (a turn a human, an SDK caller or a peer opened), whether it needs its person,
@@ -52,6 +53,12 @@ const BlockRef = builder.objectRef<NonNullable<Goal['block']>>('GoalBlock').impl
   fields: (t) => ({
     kind: t.field({ type: BlockKindEnum, resolve: (b) => b.kind }),
     text: t.exposeString('text', { description: 'the question, the plan, the tool awaiting permission' }),
+    request: t.field({
+      type: PermissionRequestRef,
+      nullable: true,
+      description: "the request Claude Code holds open through Loom's hook: answer it with allowTool, denyTool, answerQuestion, approvePlan or rejectPlan",
+      resolve: (b, _, ctx) => (b.request ? { host: ctx.source.kernel().host.name, request: b.request } : null),
+    }),
   }),
 });
 

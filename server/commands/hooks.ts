@@ -12,6 +12,7 @@ import { fail } from './fail';
 // very same file when nothing else changed meanwhile.
 
 export const HOOK_SCRIPT_PATH = new URL('../bin/loom-hook.sh', import.meta.url).pathname;
+export const PERMISSION_HOOK_PATH = new URL('../bin/loom-permission-hook.mjs', import.meta.url).pathname;
 
 const settingsPath = (): string => join(process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'), 'settings.json');
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -37,7 +38,11 @@ export async function hooks(argv: string[]): Promise<void> {
 function install(path: string, stateDir: string): void {
   const text = readFileIfPresent(path);
   const settings = parseSettings(text ?? '', path);
-  const command = (event: string) => `sh ${quote(HOOK_SCRIPT_PATH)} ${event} ${quote(stateDir)}`;
+  // the permission hook waits on the kernel over HTTP: plain Node, this very binary; the others append a line in sh
+  const command = (event: string) =>
+    event === 'PermissionRequest'
+      ? `${quote(process.execPath)} ${quote(PERMISSION_HOOK_PATH)} ${quote(stateDir)}`
+      : `sh ${quote(HOOK_SCRIPT_PATH)} ${event} ${quote(stateDir)}`;
   const next = withLoomHooks(settings, command);
   if (isDeepStrictEqual(next, settings)) {
     process.stdout.write(`Loom's hooks are already in ${path}\n`);

@@ -29,6 +29,7 @@ export async function up(argv: string[]): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       'allow-host': { type: 'string', multiple: true, default: [] },
       limit: { type: 'string', multiple: true, default: [] },
+      'answer-wait': { type: 'string' },
     },
   });
   let limits: QueryLimits;
@@ -36,6 +37,11 @@ export async function up(argv: string[]): Promise<void> {
     limits = parseLimitFlags(values.limit);
   } catch (err) {
     return fail((err as Error).message);
+  }
+  // within Claude Code's 600 s hook timeout, which the hook itself keeps a few seconds under
+  const answerWait = values['answer-wait'] === undefined ? undefined : Number(values['answer-wait']);
+  if (answerWait !== undefined && !(Number.isInteger(answerWait) && answerWait >= 0 && answerWait <= 590)) {
+    fail(`--answer-wait is the seconds a permission prompt waits for the dashboard (0 to 590), got "${values['answer-wait']}"`);
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got "${values.port}"`);
@@ -55,6 +61,7 @@ export async function up(argv: string[]): Promise<void> {
     bindHost: values.host,
     allowHosts: values['allow-host'],
     limits,
+    answerWaitMs: answerWait === undefined ? undefined : answerWait * 1000,
     hostName: values.name,
     log,
     onProgress: (p) => bar.update(p),

@@ -8,9 +8,11 @@ export const USAGE = `loom ${VERSION}: every agent session on every machine, liv
 usage:
   loom up [--projects DIR] [--port N] [--state DIR] [--name HOST] [--demo | --no-demo]
           [--host ADDR] [--allow-host NAME]… [--limit depth|aliases|tokens|directives|cost=N]…
+          [--answer-wait SECONDS]
       start the kernel on 127.0.0.1 (default port ${DEFAULT_PORT}) over Claude Code's transcripts
       (default ~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects). With no transcripts there,
-      or with --demo, it serves generated demo sessions that keep growing.
+      or with --demo, it serves generated demo sessions that keep growing. --answer-wait: how long
+      a permission prompt waits for an answer from the dashboard (default 570, at most 590).
   loom status [--state DIR] [--json]
       ask the running kernel for its state
   loom url [--state DIR]
@@ -18,8 +20,11 @@ usage:
   loom token --rotate [--state DIR]
       make a new token and end every session opened with the old one
   loom hooks install | uninstall | status [--state DIR]
-      add Loom's hook to Claude Code's settings.json (live state: working, needs you, idle…),
-      take it out again, or say whether it is there
+      add Loom's hooks to Claude Code's settings.json (live state: working, needs you, idle…;
+      permission prompts answered from the dashboard), take them out again, or say whether they are there
+  loom away on | off | status [--state DIR]
+      say you are away from this machine: a subagent's permission prompt (which Claude Code shows
+      only once Loom's hook returns) then waits for an answer from the dashboard or a phone
   loom run [--state DIR] -- claude [args…]
       start Claude Code so a resumed session stays one session in Loom (needs loom hooks install)
   loom hook <Event> [--state DIR]

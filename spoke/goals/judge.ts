@@ -1,3 +1,5 @@
+import { questionsOf } from '../act/decisions';
+import type { PermissionRequest } from '../model/act';
 import type { BlockKind, ChildGoal, Goal, GoalStatus } from '../model/goal';
 import type { LiveState } from '../model/live';
 import type { GoalTool, Turn } from '../model/types';
@@ -32,8 +34,9 @@ const isAsk = (turn: Turn): boolean =>
  * later second. Kept apart from judgeGoals so the transcript part can be stored while the
  * session sleeps and the live part applied when read.
  */
-export function withLive(goals: Goal[], live: LiveState): Goal[] {
+export function withLive(goals: Goal[], live: LiveState, request: PermissionRequest | null = null): Goal[] {
   const last = goals[goals.length - 1];
+  if (last && request) return [...goals.slice(0, -1), { ...last, status: 'BLOCKED', rolledUpStatus: 'BLOCKED', block: blockFor(request), outcome: null }];
   if (!last || live.state !== 'PERMISSION') return goals;
   if (live.since !== null && last.updatedAt >= live.since + 1000) return goals;
   const block = { kind: 'PERMISSION' as const, text: live.detail ?? 'Claude Code is waiting for a permission' };
@@ -90,6 +93,14 @@ function judge(turn: Turn, tasks: Map<string, Task>): Goal {
 }
 
 const doneOr = (status: string): GoalStatus => (status === 'completed' ? 'COMPLETED' : 'WORKING');
+
+/** What a request held through Loom's hook asks, in the block's words. */
+function blockFor(request: PermissionRequest): NonNullable<Goal['block']> {
+  if (request.toolName === 'AskUserQuestion')
+    return { kind: 'QUESTION', text: questionsOf(request.input)[0]?.question ?? 'Claude Code asks a question', request };
+  if (request.toolName === 'ExitPlanMode') return { kind: 'PLAN_APPROVAL', text: 'Claude Code asks to approve its plan', request };
+  return { kind: 'PERMISSION', text: `${request.toolName} needs permission`, request };
+}
 
 /** The hard-block floor the transcript shows: a question or plan waiting for its answer, an API error. */
 function blockOf(waiting: GoalTool[], erred: boolean): Goal['block'] {

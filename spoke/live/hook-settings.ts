@@ -4,8 +4,26 @@ import { z } from 'zod';
 // and hook as it was and adds nothing twice; removing them takes out exactly what was added.
 // A Loom entry is recognised by its command, which runs Loom's hook script.
 
-export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'Notification', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
+/**
+ * The events Loom's live-state hook records (a shell script that appends a line and exits), and
+ * PermissionRequest, whose hook asks the kernel and waits for an answer (docs/hooks.md). The
+ * tool events tell Loom a request it holds was answered at the terminal.
+ */
+export const HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'Notification',
+  'PreCompact',
+  'Stop',
+  'SubagentStop',
+  'SessionEnd',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionDenied',
+  'PermissionRequest',
+] as const;
 export const HOOK_SCRIPT = 'loom-hook.sh';
+export const PERMISSION_HOOK_SCRIPT = 'loom-permission-hook.mjs';
 
 const HookCommand = z.looseObject({ type: z.string(), command: z.string().optional() });
 const MatcherGroup = z.looseObject({ matcher: z.string().optional(), hooks: z.array(HookCommand) });
@@ -30,7 +48,7 @@ export function parseSettings(text: string, path: string): Settings {
   return parsed.data;
 }
 
-const isLoom = (command: string | undefined): boolean => !!command && command.includes(HOOK_SCRIPT);
+const isLoom = (command: string | undefined): boolean => !!command && (command.includes(HOOK_SCRIPT) || command.includes(PERMISSION_HOOK_SCRIPT));
 
 /** The settings with Loom's hook for every event; `commandFor(event)` is the command to run. */
 export function withLoomHooks(settings: Settings, commandFor: (event: string) => string): Settings {

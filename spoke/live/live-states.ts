@@ -2,7 +2,7 @@ import { type FSWatcher, mkdirSync, readdirSync, watch } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { LiveState } from '../model/live';
 import { FileTail } from '../transcripts/tail';
-import { parseHookLine, stateAfter, UNKNOWN_LIVE } from './hook-state';
+import { type HookLine, parseHookLine, stateAfter, UNKNOWN_LIVE } from './hook-state';
 
 // Follows `<state>/states/<session_id>.jsonl`, the lines `loom hook` appends, and keeps each
 // session's current live state. The files are small and only ever appended to.
@@ -26,6 +26,8 @@ export class LiveStates {
     private readonly log: (message: string) => void,
     /** a Claude Code session was found to belong to a `loom run` session */
     private readonly identified: (sessionId: string) => void = () => {},
+    /** every hook line as it arrives (requests held open learn from them that the terminal answered) */
+    private readonly observed: (line: HookLine) => void = () => {},
   ) {}
 
   get(sessionId: string): LiveState {
@@ -93,6 +95,7 @@ export class LiveStates {
             this.identities.set(sessionId, identity);
             this.identified(sessionId);
           }
+          this.observed(parsed);
           const next = stateAfter(parsed);
           if (next?.state === 'IDLE' && next.since !== null) {
             const times = this.idle.get(sessionId) ?? [];

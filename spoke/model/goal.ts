@@ -1,3 +1,4 @@
+import type { PermissionRequest } from './act';
 import type { Author } from './types';
 
 // A goal as the model carries it: what one ask of a session is, and whether it needs its person.
@@ -23,7 +24,8 @@ export interface Goal {
   status: GoalStatus;
   /** BLOCKED when any part is, COMPLETED when it and every part are */
   rolledUpStatus: GoalStatus;
-  block: { kind: BlockKind; text: string } | null;
+  /** with the request Claude Code holds open through Loom's hook, when it does (applied when read) */
+  block: { kind: BlockKind; text: string; request?: PermissionRequest } | null;
   /** UNFINISHED only when read: withClock settles an ask nobody is at work on (never stored) */
   outcome: 'COMPLETED' | 'INTERRUPTED' | 'UNFINISHED' | null;
   openedAt: number;

@@ -180,6 +180,9 @@ export class UnavailableError extends Error {}
 /** The caller may not do this (a trust tier forbids it). */
 export class ForbiddenError extends Error {}
 
+/** The thing was already done, differently: a request answered by someone else first. */
+export class ConflictError extends Error {}
+
 /** What `loom link` and the linkHost mutation ask for. */
 export interface HostLinkRequest {
   /** what `ssh` would be given: user@host:port or a ~/.ssh/config alias */

@@ -1,0 +1,47 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { Actions } from '../spoke/act/actions';
+import { readBody, send } from './http-io';
+
+// POST /hook/permission-request: what Loom's PermissionRequest hook (server/bin/loom-permission-hook.mjs)
+// sends, Claude Code's hook input as it came. The answer waits for a decision: 200 with the
+// hook output Claude Code reads, or 204 for none (Claude Code's own dialog decides). Only the
+// token in a header opens it: the hook's, never a browser's cookie.
+
+export const PERMISSION_HOOK_PATH = '/hook/permission-request';
+const MAX_BODY = 4 * 2 ** 20;
+
+const PermissionUpdateSchema = z.looseObject({ type: z.string() });
+const HookInput = z.looseObject({
+  session_id: z.string().regex(/^[\w.-]{1,128}$/),
+  tool_name: z.string().min(1).max(256),
+  tool_input: z.record(z.string(), z.unknown()),
+  permission_suggestions: z.array(PermissionUpdateSchema).optional(),
+  agent_id: z.string().max(256).optional(),
+  cwd: z.string().max(4096).optional(),
+  permission_mode: z.string().max(64).optional(),
+});
+
+export async function permissionHook(actions: Actions, req: IncomingMessage, res: ServerResponse, log: (message: string) => void): Promise<void> {
+  const body = await readBody(req, MAX_BODY);
+  const parsed = HookInput.safeParse(body === null ? null : jsonOrNull(body));
+  if (!parsed.success) {
+    log(`a PermissionRequest hook sent input Loom cannot read (${parsed.error.issues[0]?.message ?? 'too large'}); Claude Code's dialog decides`);
+    return send(res, 400, 'text/plain; charset=utf-8', 'Bad request: not a PermissionRequest hook input.\n');
+  }
+  // the hook going away (Claude Code killed it) closes the request
+  const gone = new AbortController();
+  res.on('close', () => gone.abort());
+  const decision = await actions.hookAsks(parsed.data, gone.signal);
+  if (res.destroyed) return;
+  if (!decision) return void res.writeHead(204).end();
+  send(res, 200, 'application/json', JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } }));
+}
+
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import type { PermissionRequest } from '../model/act';
+import { type ActionRecord, AuditLog } from './audit-log';
+import { type Away, readAway, writeAway } from './away';
+import { type Answer, AnswerError, type Decision } from './decisions';
+import { type PermissionHookInput, PermissionRequests, RequestClosedError, RequestNotFoundError } from './requests';
+
+// What this kernel does for its owner (and for hubs it trusts): holds Claude Code's permission
+// requests and answers them, keeps the away switch, and writes every action to the audit log.
+// An idempotency key makes a repeated action return what the first one did, logged once.
+
+export interface ActionsOptions {
+  stateDir: string;
+  /** this kernel's host name, for the audit log */
+  host: string;
+  now: () => number;
+  /** how long a hook is held waiting for an answer */
+  answerWaitMs: number;
+  log: (message: string) => void;
+  /** the Loom session id (`host:key`) of a Claude Code session */
+  sessionIdOf: (claudeSessionId: string) => string;
+  /** a request of this Claude Code session opened or closed */
+  changed: (claudeSessionId: string) => void;
+}
+
+/** How long a hook is held for an answer by default: within Claude Code's 600 s hook timeout. */
+export const ANSWER_WAIT_MS = 570_000;
+
+const KEYS_KEPT = 1000;
+
+type Outcome = { request: PermissionRequest } | { error: Error };
+
+export class Actions {
+  readonly requests: PermissionRequests;
+  private readonly audit: AuditLog;
+  private readonly outcomes = new Map<string, Outcome>();
+
+  constructor(private readonly options: ActionsOptions) {
+    this.requests = new PermissionRequests({ now: options.now, waitMs: options.answerWaitMs, changed: options.changed });
+    this.audit = new AuditLog(join(options.stateDir, 'actions.jsonl'), options.log);
+  }
+
+  /**
+   * The PermissionRequest hook asks. The main session shows its dialog while the hook runs, so
+   * it is held there always; a subagent's dialog may wait for the hook, so it is held only while
+   * the person is away (docs/hooks.md). Resolves with the decision, or null for none.
+   */
+  hookAsks(input: PermissionHookInput, signal: AbortSignal): Promise<Decision | null> {
+    if (input.agent_id && !this.away().on) return Promise.resolve(null);
+    return this.requests.open(input, signal).decision;
+  }
+
+  /** A hook event that may show a request answered at the terminal. */
+  observe(event: string, input: { session_id: string; agent_id?: string; tool_name?: string; tool_input?: unknown }): void {
+    this.requests.observe(event, input);
+  }
+
+  /** Answers a request once; the same idempotency key again returns the first outcome. */
+  answer(requestId: string, answer: Answer, actor: string, idempotencyKey: string): PermissionRequest {
+    const seen = this.outcomes.get(idempotencyKey);
+    if (seen) {
+      if ('error' in seen) throw seen.error;
+      return seen.request;
+    }
+    const known = this.requests.get(requestId);
+    const entry = {
+      actor,
+      action: ACTION_NAMES[answer.kind],
+      host: this.options.host,
+      sessionId: known ? this.sessionIdOf(known) : null,
+      requestId: `${this.options.host}:${requestId}`,
+    };
+    try {
+      const request = this.requests.answer(requestId, answer, actor);
+      this.remember(idempotencyKey, { request });
+      this.audit.append({ ...entry, at: this.options.now(), summary: `${request.toolName}: ${request.answer}`, result: 'OK', message: null });
+      return request;
+    } catch (err) {
+      this.remember(idempotencyKey, { error: err as Error });
+      this.audit.append({
+        ...entry,
+        at: this.options.now(),
+        summary: known?.toolName ?? 'unknown request',
+        result: errorCode(err),
+        message: (err as Error).message,
+      });
+      throw err;
+    }
+  }
+
+  /** The Loom session id (`host:key`) a request's Claude Code session is part of. */
+  sessionIdOf(request: PermissionRequest): string {
+    return this.options.sessionIdOf(request.claudeSessionId);
+  }
+
+  away(): Away {
+    return readAway(this.options.stateDir, this.options.log);
+  }
+
+  setAway(on: boolean, actor: string): Away {
+    const before = this.away();
+    const away = writeAway(this.options.stateDir, on, this.options.now());
+    if (before.on !== on)
+      this.record({
+        actor,
+        action: 'setAway',
+        host: this.options.host,
+        sessionId: null,
+        requestId: null,
+        summary: on ? 'away' : 'back',
+        result: 'OK',
+        message: null,
+      });
+    return away;
+  }
+
+  /** Records an action this kernel took elsewhere (a hub's answer sent to a linked host). */
+  record(entry: Omit<ActionRecord, 'seq' | 'at'>): ActionRecord {
+    return this.audit.append({ ...entry, at: this.options.now() });
+  }
+
+  actions(since: number | null, first: number): ActionRecord[] {
+    return this.audit.list(since, first);
+  }
+
+  stop(): void {
+    this.requests.stop();
+  }
+
+  private remember(key: string, outcome: Outcome): void {
+    this.outcomes.set(key, outcome);
+    if (this.outcomes.size > KEYS_KEPT) this.outcomes.delete(this.outcomes.keys().next().value!);
+  }
+}
+
+const ACTION_NAMES: Record<Answer['kind'], string> = {
+  allow: 'allowTool',
+  deny: 'denyTool',
+  answerQuestion: 'answerQuestion',
+  approvePlan: 'approvePlan',
+  rejectPlan: 'rejectPlan',
+};
+
+/** The API error code an action's failure is logged with. */
+function errorCode(err: unknown): string {
+  if (err instanceof RequestClosedError) return 'CONFLICT';
+  if (err instanceof RequestNotFoundError) return 'NOT_FOUND';
+  if (err instanceof AnswerError) return 'BAD_USER_INPUT';
+  return 'INTERNAL';
+}
