@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { AwaySwitch } from '../answer/AwaySwitch';
 import { useNow } from '../lib/use-now';
 import { useSessions } from '../tabs/sessions';
 import { ClearBar } from './ClearBar';
@@ -6,6 +7,7 @@ import { FeedColumn } from './FeedColumn';
 import { retryFeed, useFeed } from './feed-store';
 import { GoalModal } from './GoalModal';
 import type { GoalStatus } from './types';
+import { type Notifications, useBlockedNotifications } from './use-blocked-notifications';
 import './feed.css';
 
 const COLUMNS: GoalStatus[] = ['WORKING', 'BLOCKED', 'COMPLETED'];
@@ -20,8 +22,13 @@ export function FeedPane() {
   const open = openGoal ? all.find((g) => g.id === openGoal) : undefined;
   // empty columns after a failed read would claim "nothing needs you": show the error alone
   const nothingToShow = error !== null && all.length === 0;
+  const notifications = useBlockedNotifications(columns.BLOCKED, loaded, tabs, setOpenGoal);
   return (
     <div className="feed">
+      <div className="feed-bar">
+        <AwaySwitch />
+        <NotifyControls notifications={notifications} />
+      </div>
       {error && (
         <p className="feed-error" role="alert">
           <span className="error">Could not read the feed: {error}</span>{' '}
@@ -48,5 +55,22 @@ export function FeedPane() {
       )}
       {openGoal && <GoalModal key={openGoal} goalId={openGoal} updatedAt={open?.updatedAt} onClose={() => setOpenGoal(null)} />}
     </div>
+  );
+}
+
+function NotifyControls({ notifications }: { notifications: Notifications }) {
+  const { permission, ask, sound, setSound } = notifications;
+  if (permission === 'unsupported') return <span className="feed-notify-note">Notifications need localhost or HTTPS (docs: answering from a phone)</span>;
+  if (permission === 'denied') return <span className="feed-notify-note">Notifications are blocked for this page in the browser's settings</span>;
+  if (permission === 'default')
+    return (
+      <button type="button" onClick={ask}>
+        Notify me when a session needs me
+      </button>
+    );
+  return (
+    <label>
+      <input type="checkbox" checked={sound} onChange={(e) => setSound(e.target.checked)} /> with a sound
+    </label>
   );
 }

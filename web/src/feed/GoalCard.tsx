@@ -1,3 +1,4 @@
+import { RequestPanel } from '../answer/RequestPanel';
 import { age } from '../lib/age';
 import { when } from '../lib/when';
 import { HostName } from '../tabs/host-name';
@@ -40,6 +41,7 @@ export function GoalCard({ goal, session, now, onOpen }: Props) {
           )}
         </span>
       </button>
+      {goal.block?.request && <RequestPanel request={goal.block.request} />}
     </li>
   );
 }

@@ -1,16 +1,20 @@
+import { REQUEST } from '../answer/queries';
 import { graphql } from '../lib/graphql';
 
 // The GraphQL documents of the feed: the goal fields a card shows, as `feed` and `feedChanged`
 // send them, and a goal in full for the modal.
 
-export const GOAL_CARD = graphql(`
+export const GOAL_CARD = graphql(
+  `
   fragment GoalCard on Goal {
     id title status rolledUpStatus outcome openedAt updatedAt
-    block { kind text }
+    block { kind text request { ...Request } }
     children { status }
     session { id name host { name } }
   }
-`);
+`,
+  [REQUEST],
+);
 
 export const FEED = graphql(
   `
