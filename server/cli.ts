@@ -25,6 +25,7 @@ async function dispatch(): Promise<void> {
   else if (command === 'url') await (await import('./commands/url')).url(rest);
   else if (command === 'token') await (await import('./commands/token')).token(rest);
   else if (command === 'hooks') await (await import('./commands/hooks')).hooks(rest);
+  else if (command === 'watch') await (await import('./commands/watch')).watch(rest);
   else if (command === 'away') await (await import('./commands/away')).away(rest);
   else if (command === 'hook') await (await import('./commands/hook')).hook(rest);
   else if (command === 'link') await (await import('./commands/link')).link(rest);

@@ -22,6 +22,9 @@ usage:
   loom hooks install | uninstall | status [--state DIR]
       add Loom's hooks to Claude Code's settings.json (live state: working, needs you, idle…;
       permission prompts answered from the dashboard), take them out again, or say whether they are there
+  loom watch --blocked [--exec CMD] [--state DIR]
+      print one JSON line per goal that newly needs you, on any host; with --exec, run CMD (through
+      sh) for each with the line on stdin: a notifier, a webhook (docs/api.md has one)
   loom away on | off | status [--state DIR]
       say you are away from this machine: a subagent's permission prompt (which Claude Code shows
       only once Loom's hook returns) then waits for an answer from the dashboard or a phone
