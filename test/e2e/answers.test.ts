@@ -87,6 +87,7 @@ describe('a blocked card', () => {
     // focus the card's first button, then deny with d, a message and Enter
     await card.getByRole('button', { name: 'Allow', exact: true }).focus();
     await opened.page.keyboard.press('d');
+    await opened.page.waitForFunction(() => document.activeElement?.closest('.deny-form') !== null);
     await opened.page.keyboard.type('use the staging script');
     await opened.page.keyboard.press('Enter');
     expect((await result).decision).toEqual({ behavior: 'deny', message: 'use the staging script' });
@@ -116,5 +117,16 @@ describe('a blocked card', () => {
     } finally {
       await phone.close();
     }
+  });
+
+  it('lists every answer in the settings page, from the audit log', async () => {
+    await opened.page.goto(new URL('/settings', kernel.url).toString());
+    await opened.page.waitForSelector('.audit-log tbody tr');
+    const rows = await opened.page.$$eval('.audit-log tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => td.textContent)));
+    expect(rows).toEqual([
+      ['local', 'allowTool: Bash: allowed', 'test:s1', 'OK'],
+      ['local', 'denyTool: Bash: denied: use the staging script', 'test:s1', 'OK'],
+      ['local', 'allowTool: Edit: allowed', 'test:s1', 'OK'],
+    ]);
   });
 });

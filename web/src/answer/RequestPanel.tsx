@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { mutate } from '../lib/gql';
 import type { FragmentOf, ResultOf } from '../lib/graphql';
 import { readFragment } from '../lib/graphql';
@@ -24,6 +24,10 @@ export function RequestPanel({ request: ref }: { request: FragmentOf<typeof REQU
   const [done, setDone] = useState<string | null>(null);
   const [denying, setDenying] = useState(false);
   const message = useRef<HTMLInputElement>(null);
+  // the message field takes the keys as soon as it shows
+  useEffect(() => {
+    if (denying) message.current?.focus();
+  }, [denying]);
 
   const send = (what: string, action: () => Promise<unknown>) => {
     setBusy(true);
@@ -47,10 +51,8 @@ export function RequestPanel({ request: ref }: { request: FragmentOf<typeof REQU
     if (e.key === 'a' && request.kind === 'PERMISSION') allow(false);
     else if (e.key === 'A' && request.kind === 'PERMISSION' && request.canAlwaysAllow) allow(true);
     else if (e.key === 'a' && request.kind === 'PLAN_APPROVAL') approve();
-    else if (e.key === 'd') {
-      setDenying(true);
-      setTimeout(() => message.current?.focus());
-    } else return;
+    else if (e.key === 'd') setDenying(true);
+    else return;
     e.preventDefault();
   };
 

@@ -1,5 +1,6 @@
 import { createRoute } from '@tanstack/react-router';
 import { useQuery } from 'urql';
+import { AuditLog } from '../answer/AuditLog';
 import { type ThemeChoice, theme } from '../lib/theme';
 import { KERNEL_INFO } from '../status/queries';
 import { rootRoute } from './root';
@@ -39,6 +40,8 @@ function Settings() {
           <dd>{new Date(k.startedAt).toLocaleString()}</dd>
         </dl>
       )}
+      <h2>Actions</h2>
+      <AuditLog />
       <h2>Keyboard</h2>
       <dl>
         <dt>
