@@ -76,7 +76,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     awakeLimit: options.awakeLimit,
     now: options.now,
     log,
-    pendingRequest: (ids) => actions?.requests.pendingOf(ids) ?? null,
+    latestRequest: (ids) => actions?.requests.latestOf(ids) ?? null,
     hookObserved: (line) => actions?.observe(line.event, line.input),
   });
   actions = new Actions({

@@ -64,8 +64,8 @@ export interface LocalSourceOptions {
    */
   now?: () => number;
   log?: (message: string) => void;
-  /** the request Claude Code holds open through Loom's hook for any of these Claude Code sessions */
-  pendingRequest?: (claudeSessionIds: string[]) => PermissionRequest | null;
+  /** the newest request Claude Code asked through Loom's hook in any of these Claude Code sessions (pending first) */
+  latestRequest?: (claudeSessionIds: string[]) => PermissionRequest | null;
   /** every hook line as it arrives */
   hookObserved?: (line: HookLine) => void;
 }
@@ -226,7 +226,7 @@ export class LocalSource implements Source {
   /** A session's goals as the transcript shows them, with what the hooks say and the clock. */
   private goalsNow(session: TranscriptSession): Goal[] {
     const live = this.liveOf(session.key);
-    const request = this.options.pendingRequest?.(this.claudeIdsOf(session.key)) ?? null;
+    const request = this.options.latestRequest?.(this.claudeIdsOf(session.key)) ?? null;
     return withClock(withLive(session.goals(), live, request), live, this.now());
   }
 

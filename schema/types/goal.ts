@@ -97,6 +97,12 @@ GoalRefType.implement({
       resolve: (r) => r.goal.rolledUpStatus,
     }),
     block: t.field({ type: BlockRef, nullable: true, resolve: (r) => r.goal.block }),
+    answeredRequest: t.field({
+      type: PermissionRequestRef,
+      nullable: true,
+      description: "the last request asked through Loom's hook during this goal, once closed: who answered it (answeredBy), or why it closed (state)",
+      resolve: (r, _, ctx) => (r.goal.answeredRequest ? { host: ctx.source.kernel().host.name, request: r.goal.answeredRequest } : null),
+    }),
     outcome: t.field({ type: OutcomeEnum, nullable: true, description: 'how a COMPLETED goal ended; null while it is not', resolve: (r) => r.goal.outcome }),
     origin: t.field({ type: OriginEnum, resolve: (r) => r.goal.origin }),
     openedAt: t.field({ type: 'DateTime', resolve: (r) => r.goal.openedAt }),

@@ -113,13 +113,14 @@ export class PermissionRequests {
     return [...this.waiting.values()].map((w) => w.request);
   }
 
-  /** The newest pending request of these Claude Code sessions. */
-  pendingOf(claudeSessionIds: string[]): PermissionRequest | null {
-    let newest: PermissionRequest | null = null;
-    for (const { request } of this.waiting.values()) {
-      if (claudeSessionIds.includes(request.claudeSessionId) && (!newest || request.createdAt >= newest.createdAt)) newest = request;
-    }
-    return newest;
+  /** The newest request of these Claude Code sessions: a pending one first, else the last closed. */
+  latestOf(claudeSessionIds: string[]): PermissionRequest | null {
+    const newest = (list: Iterable<PermissionRequest>) => {
+      let found: PermissionRequest | null = null;
+      for (const request of list) if (claudeSessionIds.includes(request.claudeSessionId) && (!found || request.createdAt >= found.createdAt)) found = request;
+      return found;
+    };
+    return newest([...this.waiting.values()].map((w) => w.request)) ?? newest(this.closed.values());
   }
 
   /** Lets every held hook go without a decision (the kernel is stopping). */

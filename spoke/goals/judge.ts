@@ -35,12 +35,17 @@ const isAsk = (turn: Turn): boolean =>
  * session sleeps and the live part applied when read.
  */
 export function withLive(goals: Goal[], live: LiveState, request: PermissionRequest | null = null): Goal[] {
-  const last = goals[goals.length - 1];
-  if (last && request) return [...goals.slice(0, -1), { ...last, status: 'BLOCKED', rolledUpStatus: 'BLOCKED', block: blockFor(request), outcome: null }];
-  if (!last || live.state !== 'PERMISSION') return goals;
-  if (live.since !== null && last.updatedAt >= live.since + 1000) return goals;
+  const newest = goals[goals.length - 1];
+  if (newest && request?.state === 'PENDING') {
+    return [...goals.slice(0, -1), { ...newest, status: 'BLOCKED', rolledUpStatus: 'BLOCKED', block: blockFor(request), outcome: null }];
+  }
+  // a request of this goal closed: the goal says who answered it
+  const answered = newest && request && request.createdAt >= newest.openedAt ? [...goals.slice(0, -1), { ...newest, answeredRequest: request }] : goals;
+  const last = answered[answered.length - 1];
+  if (!last || live.state !== 'PERMISSION') return answered;
+  if (live.since !== null && last.updatedAt >= live.since + 1000) return answered;
   const block = { kind: 'PERMISSION' as const, text: live.detail ?? 'Claude Code is waiting for a permission' };
-  return [...goals.slice(0, -1), { ...last, status: 'BLOCKED', rolledUpStatus: 'BLOCKED', block, outcome: null }];
+  return [...answered.slice(0, -1), { ...last, status: 'BLOCKED', rolledUpStatus: 'BLOCKED', block, outcome: null }];
 }
 
 function judge(turn: Turn, tasks: Map<string, Task>): Goal {

@@ -26,6 +26,8 @@ export interface Goal {
   rolledUpStatus: GoalStatus;
   /** with the request Claude Code holds open through Loom's hook, when it does (applied when read) */
   block: { kind: BlockKind; text: string; request?: PermissionRequest } | null;
+  /** the last request asked through Loom's hook during this goal, once closed: who answered it (applied when read) */
+  answeredRequest?: PermissionRequest;
   /** UNFINISHED only when read: withClock settles an ask nobody is at work on (never stored) */
   outcome: 'COMPLETED' | 'INTERRUPTED' | 'UNFINISHED' | null;
   openedAt: number;

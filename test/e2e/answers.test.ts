@@ -74,7 +74,8 @@ describe('a blocked card', () => {
     const ran = await result;
     expect(ran).toMatchObject({ by: 'hook', decision: { behavior: 'allow' } });
     await opened.page.waitForSelector('[data-column="blocked"] .feed-empty');
-    await opened.page.waitForSelector('[data-column="working"] [data-goal]');
+    // the card that moved on says who answered
+    await opened.page.waitForSelector('[data-column="working"] .goal-answered >> text=allowed from Loom');
   });
 
   it('shows a Bash command with its directory, and answers with the keyboard', async () => {

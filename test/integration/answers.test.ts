@@ -212,6 +212,11 @@ describe('the terminal and the hook race', () => {
     expect(late.errors?.[0].extensions?.code).toBe('CONFLICT');
     expect(late.errors?.[0].message).toBe('already answered at the terminal');
     expect((await kernel.gql(PENDING)).data.permissionRequests).toEqual([]);
+    // the goal says so
+    const { feed } = (
+      await kernel.gql(graphql(`{ feed { working { answeredRequest { state answeredBy } } completed { answeredRequest { state answeredBy } } } }`))
+    ).data;
+    expect([...feed.working, ...feed.completed].map((g) => g.answeredRequest)).toContainEqual({ state: 'ANSWERED_AT_TERMINAL', answeredBy: 'terminal' });
   });
 
   it('when the terminal denies without feedback, Claude Code kills the hook and the request is withdrawn', async () => {

@@ -74,6 +74,7 @@ const goal = (id: string, status: GoalStatus, updatedAt: string, more: Partial<F
   openedAt: '2026-01-31T08:00:00Z',
   updatedAt,
   block: null,
+  answeredRequest: null,
   children: [],
   session: null,
   ...more,

@@ -1,11 +1,7 @@
 import { useQuery } from 'urql';
-import { graphql } from '../lib/graphql';
+import { ACTIONS } from './queries';
 
 // The kernel's audit log, newest first: every answer sent through it, accepted or refused.
-
-export const ACTIONS = graphql(`
-  query Actions { actions(first: 50) { seq at actor action host sessionId summary result message } }
-`);
 
 export function AuditLog() {
   const [{ data, error }] = useQuery({ query: ACTIONS, requestPolicy: 'network-only' });

@@ -28,3 +28,6 @@ export const REJECT_PLAN = graphql(`
 `);
 export const AWAY = graphql(`query Away { away { on since } }`);
 export const SET_AWAY = graphql(`mutation SetAway($on: Boolean!) { setAway(on: $on) { on since } }`);
+export const ACTIONS = graphql(`
+  query Actions { actions(first: 50) { seq at actor action host sessionId summary result message } }
+`);

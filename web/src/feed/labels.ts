@@ -20,3 +20,11 @@ export function progress(children: { status: GoalStatus }[]): string {
   if (children.length === 0) return '';
   return `${children.filter((c) => c.status === 'COMPLETED').length}/${children.length}`;
 }
+
+/** How the goal's last request closed, in a few words: who answered it, or why nobody did through Loom. */
+export function answeredLine(request: { state: string; answeredBy: string | null; answer: string | null }): string {
+  if (request.state === 'ANSWERED') return `${request.answer ?? 'answered'} from ${request.answeredBy === 'local' ? 'Loom' : request.answeredBy}`;
+  if (request.state === 'ANSWERED_AT_TERMINAL') return 'answered at the terminal';
+  if (request.state === 'WITHDRAWN') return 'Claude Code stopped asking (answered at the terminal, or interrupted)';
+  return 'Loom stopped waiting: answer it at the terminal';
+}

@@ -9,6 +9,7 @@ export const GOAL_CARD = graphql(
   fragment GoalCard on Goal {
     id title status rolledUpStatus outcome openedAt updatedAt
     block { kind text request { ...Request } }
+    answeredRequest { state answeredBy answer closedAt }
     children { status }
     session { id name host { name } }
   }
