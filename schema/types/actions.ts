@@ -1,6 +1,7 @@
 import type { ActionRecord } from '../../spoke/act/audit-log';
 import type { Away } from '../../spoke/act/away';
 import { builder } from '../builder';
+import { actOnHost } from '../remote/act-on-host';
 import { hubRoute } from '../remote/hub-route';
 
 // The audit log and the away switch of this kernel. A hub shows its own: what it sent where;
@@ -25,9 +26,9 @@ const ActionRef = builder.objectRef<ActionRecord>('Action').implement({
 builder.queryField('actions', (t) =>
   t.field({
     type: [ActionRef],
-    extensions: hubRoute({ kind: 'local' }),
-    description: "This kernel's audit log, newest first.",
-    args: { since: t.arg({ type: 'DateTime' }), first: t.arg.int({ defaultValue: 50 }) },
+    extensions: hubRoute({ kind: 'byHost', arg: 'host' }),
+    description: "A kernel's audit log, newest first: this one's, or a linked host's (`host`).",
+    args: { host: t.arg.string(), since: t.arg({ type: 'DateTime' }), first: t.arg.int({ defaultValue: 50 }) },
     resolve: (_, { since, first }, { actions }) => actions.actions(since ? since.getTime() : null, Math.max(0, Math.min(first ?? 50, 500))),
   }),
 );
@@ -40,14 +41,27 @@ const AwayRef = builder.objectRef<Away>('Away').implement({
   }),
 });
 
-builder.queryField('away', (t) => t.field({ type: AwayRef, extensions: hubRoute({ kind: 'local' }), resolve: (_, __, { actions }) => actions.away() }));
+builder.queryField('away', (t) =>
+  t.field({
+    type: AwayRef,
+    extensions: hubRoute({ kind: 'byHost', arg: 'host' }),
+    description: "Whether this machine's person is away, or a linked host's (`host`).",
+    args: { host: t.arg.string() },
+    resolve: (_, __, { actions }) => actions.away(),
+  }),
+);
 
 builder.mutationField('setAway', (t) =>
   t.field({
     type: AwayRef,
-    extensions: hubRoute({ kind: 'local' }),
-    description: 'Turns "away" on or off on this machine (the same switch as `loom away on|off`).',
-    args: { on: t.arg.boolean({ required: true }) },
-    resolve: (_, { on }, { actions, actor }) => actions.setAway(on, actor),
+    extensions: hubRoute({ kind: 'inResolver' }),
+    description:
+      'Turns "away" on or off on this machine (the same switch as `loom away on|off`), or on a linked host whose trust tier lets this hub act there.',
+    args: { on: t.arg.boolean({ required: true }), host: t.arg.string() },
+    resolve: async (_, { on, host }, ctx, info) => {
+      const local = ctx.source.kernel().host.name;
+      if (!host || host === local) return ctx.actions.setAway(on, ctx.actor);
+      return actOnHost<Away>(ctx, info, { host, summary: `sent to ${host}: ${on ? 'away' : 'back'}`, drop: ['host'] });
+    },
   }),
 );

@@ -3,13 +3,10 @@ import { GraphQLError } from 'graphql';
 import type { Answer } from '../../spoke/act/decisions';
 import { type PLAN_EXIT_MODES, questionsOf } from '../../spoke/act/decisions';
 import type { PermissionRequest } from '../../spoke/model/act';
-import { NotFoundError } from '../../spoke/model/source';
 import { builder, type Context } from '../builder';
-import { asClientError } from '../errors';
 import { parseSessionId } from '../ids';
-import { delegateQuery } from '../remote/delegate';
+import { actOnHost } from '../remote/act-on-host';
 import { hubRoute } from '../remote/hub-route';
-import { assertWritable } from './host';
 import { SessionRef } from './session';
 
 // What blocks a session, answered from here: the permission requests Claude Code holds open
@@ -117,21 +114,7 @@ async function answer(ctx: Context, info: GraphQLResolveInfo, requestId: string,
   const { host, id } = parseRequestId(requestId);
   const local = localHost(ctx);
   if (host === local) return { host, request: ctx.actions.answer(id, given, ctx.actor, idempotencyKey) };
-  const record = (result: string, message: string | null) =>
-    ctx.actions.record({ actor: ctx.actor, action: info.fieldName, host, sessionId: null, requestId, summary: `sent to ${host}`, result, message });
-  try {
-    assertWritable(ctx.hosts, host, local);
-    const remote = ctx.remotes.get(host);
-    if (!remote) throw new NotFoundError(`no host "${host}": see the hosts query`);
-    // the host's own answer, a RemoteValue the schema serves as one (remote-value.ts)
-    const answered = (await delegateQuery(info, remote)) as RequestNode;
-    record('OK', null);
-    return answered;
-  } catch (err) {
-    const code = asClientError(err)?.extensions.code;
-    record(typeof code === 'string' ? code : 'INTERNAL', (err as Error).message);
-    throw err;
-  }
+  return actOnHost<RequestNode>(ctx, info, { host, requestId, summary: `sent to ${host}` });
 }
 
 const ANSWER = { extensions: hubRoute({ kind: 'inResolver' }), type: PermissionRequestRef } as const;

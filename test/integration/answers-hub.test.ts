@@ -80,4 +80,22 @@ describe("a linked host's permission request, answered from the hub", () => {
     expect((await result).by).toBe('hook');
     await hub.gql(TRUST, { trust: 'DIRECTED' });
   });
+
+  it("turns a directed host's away switch from the hub, reads its audit log, and is refused for an isolated one", async () => {
+    const SET_AWAY = graphql(`mutation ($on: Boolean!) { setAway(on: $on, host: "gpu") { on } }`);
+    const turned = await hub.gql(SET_AWAY, { on: true });
+    expect(turned.errors).toBeUndefined();
+    expect(turned.data.setAway.on).toBe(true);
+    expect((await remote.gql(graphql(`{ away { on } }`))).data.away.on).toBe(true);
+    expect((await hub.gql(graphql(`{ away(host: "gpu") { on } here: away { on } }`))).data).toEqual({ away: { on: true }, here: { on: false } });
+    const theirs = (await hub.gql(graphql(`{ actions(host: "gpu", first: 1) { actor action summary } }`))).data.actions;
+    expect(theirs).toEqual([{ actor: 'hub:laptop', action: 'setAway', summary: 'away' }]);
+
+    await hub.gql(TRUST, { trust: 'ISOLATED' });
+    const refused = await hub.gql(SET_AWAY, { on: false });
+    expect(refused.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect((await remote.gql(graphql(`{ away { on } }`))).data.away.on).toBe(true);
+    await hub.gql(TRUST, { trust: 'DIRECTED' });
+    await hub.gql(SET_AWAY, { on: false });
+  });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { graphql, type ResultOf } from '../../web/src/lib/graphql';
 import { iterate, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { raw } from '../helpers/raw-http';
 import { line, prompt } from '../helpers/records';
 import { askPermission, installHooks, type ToolCall } from '../helpers/stand-in-claude';
 import { until } from '../helpers/wait';
@@ -280,5 +281,33 @@ describe('the audit log', () => {
     // kept in the state dir, one JSON line each
     const lines = readFileSync(join(kernel.stateDir, 'actions.jsonl'), 'utf8').trim().split('\n');
     expect(lines.map((l) => JSON.parse(l).action)).toEqual(['allowTool', 'denyTool']);
+  });
+});
+
+describe('the hook route', () => {
+  const post = (headers: Record<string, string>, body: string) =>
+    raw(kernel.port, { method: 'POST', path: '/hook/permission-request', headers: { 'content-type': 'application/json', ...headers }, body });
+
+  it('refuses input that is not a PermissionRequest hook input with 400, holds nothing, and keeps serving', async () => {
+    const token = { 'x-loom-token': kernel.token };
+    expect((await post(token, 'not json')).status).toBe(400);
+    expect((await post(token, JSON.stringify({ session_id: '../../etc', tool_name: 'Bash', tool_input: {} }))).status).toBe(400);
+    expect((await post(token, JSON.stringify({ session_id: 's1', tool_name: 'Bash', tool_input: 'rm -rf /' }))).status).toBe(400);
+    // past 4 MiB the kernel stops reading: a 400, or the connection cut before it
+    const huge = await post(token, `{"session_id":"s1","tool_name":"Bash","tool_input":{"x":"${'a'.repeat(5 * 2 ** 20)}"}}`).catch(() => ({ status: 0 }));
+    expect([0, 400]).toContain(huge.status);
+    expect((await kernel.gql(PENDING)).data.permissionRequests).toEqual([]);
+    expect(kernel.logs.some((l) => l.includes('a PermissionRequest hook sent input Loom cannot read'))).toBe(true);
+  });
+
+  it("opens only with the token in a header: a browser's cookie is refused, and no token at all is 401", async () => {
+    const signIn = await raw(kernel.port, { path: `/?token=${encodeURIComponent(kernel.token)}`, headers: { 'sec-fetch-site': 'none' } });
+    const cookie = String(signIn.headers['set-cookie']).split(';')[0];
+    const input = JSON.stringify({ session_id: 's1', tool_name: 'Bash', tool_input: { command: 'ls' } });
+    // the cookie counts only from the kernel's own page: sent from there, it is still refused here
+    expect((await post({ cookie, origin: `http://127.0.0.1:${kernel.port}` }, input)).status).toBe(403);
+    expect((await post({ cookie }, input)).status).toBe(401);
+    expect((await post({}, input)).status).toBe(401);
+    expect((await kernel.gql(PENDING)).data.permissionRequests).toEqual([]);
   });
 });

@@ -26,8 +26,8 @@ export const APPROVE_PLAN = graphql(`
 export const REJECT_PLAN = graphql(`
   mutation RejectPlan($id: ID!, $message: String!, $key: String!) { rejectPlan(requestId: $id, message: $message, idempotencyKey: $key) { id state } }
 `);
-export const AWAY = graphql(`query Away { away { on since } }`);
-export const SET_AWAY = graphql(`mutation SetAway($on: Boolean!) { setAway(on: $on) { on since } }`);
+export const AWAY = graphql(`query Away($host: String) { away(host: $host) { on since } }`);
+export const SET_AWAY = graphql(`mutation SetAway($on: Boolean!, $host: String) { setAway(on: $on, host: $host) { on since } }`);
 export const ACTIONS = graphql(`
-  query Actions { actions(first: 50) { seq at actor action host sessionId summary result message } }
+  query Actions($host: String) { actions(host: $host, first: 50) { seq at actor action host sessionId summary result message } }
 `);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { AwaySwitch } from '../answer/AwaySwitch';
+import { AwaySwitches } from '../answer/AwaySwitch';
 import { useNow } from '../lib/use-now';
 import { useSessions } from '../tabs/sessions';
 import { ClearBar } from './ClearBar';
@@ -26,7 +26,7 @@ export function FeedPane() {
   return (
     <div className="feed">
       <div className="feed-bar">
-        <AwaySwitch />
+        <AwaySwitches />
         <NotifyControls notifications={notifications} />
       </div>
       {error && (
