@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { LinkedHosts, type LinkedHostsOptions } from '../federation/linked-hosts';
 import { Actions, ANSWER_WAIT_MS } from '../spoke/act/actions';
 import type { IndexingProgress } from '../spoke/model/types';
@@ -82,6 +82,8 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   actions = new Actions({
     stateDir: options.stateDir,
     host: source.hosts()[0].name,
+    // beside the projects folder: ~/.claude/projects and ~/.claude/plans
+    plansDir: join(dirname(options.projectsRoot), 'plans'),
     now: options.now ?? Date.now,
     answerWaitMs: options.answerWaitMs ?? ANSWER_WAIT_MS,
     log,

@@ -72,8 +72,8 @@ export const PermissionRequestRef = builder.objectRef<RequestNode>('PermissionRe
     questions: t.field({ type: [QuestionRef], description: "an AskUserQuestion's questions", resolve: (r) => questionsOf(r.request.input) }),
     plan: t.string({
       nullable: true,
-      description: "an ExitPlanMode's plan (Markdown), as Claude Code put it in the input",
-      resolve: (r) => (typeof r.request.input.plan === 'string' ? r.request.input.plan : null),
+      description: "an ExitPlanMode's plan (Markdown): as Claude Code put it in the input, or read from the plan file it names (only inside ~/.claude/plans)",
+      resolve: (r) => r.request.plan,
     }),
     agentId: t.string({ nullable: true, description: 'the subagent that asks; null for the main session', resolve: (r) => r.request.agentId }),
     cwd: t.string({ nullable: true, resolve: (r) => r.request.cwd }),

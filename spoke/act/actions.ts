@@ -3,6 +3,7 @@ import type { PermissionRequest } from '../model/act';
 import { type ActionRecord, AuditLog } from './audit-log';
 import { type Away, readAway, writeAway } from './away';
 import { type Answer, AnswerError, type Decision } from './decisions';
+import { readPlanFile } from './plan-file';
 import { type PermissionHookInput, PermissionRequests, RequestClosedError, RequestNotFoundError } from './requests';
 
 // What this kernel does for its owner (and for hubs it trusts): holds Claude Code's permission
@@ -13,6 +14,8 @@ export interface ActionsOptions {
   stateDir: string;
   /** this kernel's host name, for the audit log */
   host: string;
+  /** where Claude Code keeps plan files (`~/.claude/plans`) */
+  plansDir: string;
   now: () => number;
   /** how long a hook is held waiting for an answer */
   answerWaitMs: number;
@@ -47,7 +50,15 @@ export class Actions {
    */
   hookAsks(input: PermissionHookInput, signal: AbortSignal): Promise<Decision | null> {
     if (input.agent_id && !this.away().on) return Promise.resolve(null);
-    return this.requests.open(input, signal).decision;
+    return this.requests.open(input, signal, this.planOf(input)).decision;
+  }
+
+  /** An ExitPlanMode's plan: the text Claude Code put in the input, or the plan file it names. */
+  private planOf(input: PermissionHookInput): string | null {
+    if (input.tool_name !== 'ExitPlanMode') return null;
+    const { plan, planFilePath } = input.tool_input;
+    if (typeof plan === 'string') return plan;
+    return typeof planFilePath === 'string' ? readPlanFile(planFilePath, this.options.plansDir) : null;
   }
 
   /** A hook event that may show a request answered at the terminal. */

@@ -54,7 +54,7 @@ export class PermissionRequests {
    * A hook asks. Resolves with the decision to print, or null for none (the terminal answered,
    * the hook went away, the wait ran out). `signal` aborts when the hook's connection closes.
    */
-  open(input: PermissionHookInput, signal: AbortSignal): { request: PermissionRequest; decision: Promise<Decision | null> } {
+  open(input: PermissionHookInput, signal: AbortSignal, plan: string | null = null): { request: PermissionRequest; decision: Promise<Decision | null> } {
     const request: PermissionRequest = {
       id: randomUUID(),
       claudeSessionId: input.session_id,
@@ -62,6 +62,7 @@ export class PermissionRequests {
       toolName: input.tool_name,
       input: input.tool_input,
       suggestions: input.permission_suggestions ?? [],
+      plan,
       cwd: input.cwd ?? null,
       permissionMode: input.permission_mode ?? null,
       createdAt: this.options.now(),

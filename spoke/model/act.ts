@@ -17,6 +17,8 @@ export interface PermissionRequest {
   input: Record<string, unknown>;
   /** Claude Code's own "always allow" offer */
   suggestions: PermissionUpdate[];
+  /** an ExitPlanMode's plan: from the input, or from the plan file it names */
+  plan: string | null;
   cwd: string | null;
   permissionMode: string | null;
   createdAt: number;

@@ -180,6 +180,24 @@ describe('a permission request held through the hook', () => {
     });
   });
 
+  it('reads a plan that is only in its file, from inside the plans folder and nowhere else', async () => {
+    mkdirSync(join(root, 'plans'));
+    writeFileSync(join(root, 'plans', 'calm-river.md'), '# Plan\n\nmigrate, then verify');
+    const inFile = ask({ tool: 'ExitPlanMode', input: { planFilePath: join(root, 'plans', 'calm-river.md') } });
+    const request = await pending();
+    expect(request.plan).toBe('# Plan\n\nmigrate, then verify');
+    await kernel.gql(APPROVE, { id: request.id, key: key() });
+    // the input goes back as it came: the plan stays in its file
+    expect((await inFile.result).decision).toEqual({ behavior: 'allow', updatedInput: { planFilePath: join(root, 'plans', 'calm-river.md') } });
+
+    writeFileSync(join(root, 'secret.md'), 'not a plan');
+    const outside = ask({ tool: 'ExitPlanMode', input: { planFilePath: join(root, 'plans', '..', 'secret.md') } });
+    const other = await pending();
+    expect(other.plan).toBeNull();
+    await kernel.gql(REJECT, { id: other.id, message: 'no', key: key() });
+    await outside.result;
+  });
+
   it('rejects a plan with a message, which keeps Claude planning', async () => {
     const { result } = ask({ tool: 'ExitPlanMode', input: { plan: 'ship it' } });
     const request = await pending();

@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { Markdown } from '../chat/Markdown';
 import { mutate } from '../lib/gql';
 import type { FragmentOf, ResultOf } from '../lib/graphql';
 import { readFragment } from '../lib/graphql';
@@ -64,6 +65,8 @@ export function RequestPanel({ request: ref }: { request: FragmentOf<typeof REQU
           busy={busy || done !== null}
           onAnswer={(answers) => send('Answered', () => mutate(ANSWER_QUESTION, { id, answers, key: newKey() }))}
         />
+      ) : request.kind === 'PLAN_APPROVAL' && request.plan !== null ? (
+        <Markdown text={request.plan} />
       ) : (
         <ToolInput toolName={request.toolName} input={request.input as Record<string, unknown>} cwd={request.cwd} />
       )}
