@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Actions } from '../spoke/act/actions';
+import type { Decision } from '../spoke/act/decisions';
 import { readBody, send } from './http-io';
 
 // POST /hook/permission-request: what Loom's PermissionRequest hook (server/bin/loom-permission-hook.mjs)
-// sends, Claude Code's hook input as it came. The answer waits for a decision: 200 with the
+// sends, Claude Code's hook input as it came (PreToolUse too, for questions and plans). The answer waits for a decision: 200 with the
 // hook output Claude Code reads, or 204 for none (Claude Code's own dialog decides). Only the
 // token in a header opens it: the hook's, never a browser's cookie.
 
@@ -13,6 +14,7 @@ const MAX_BODY = 4 * 2 ** 20;
 
 const PermissionUpdateSchema = z.looseObject({ type: z.string() });
 const HookInput = z.looseObject({
+  hook_event_name: z.enum(['PermissionRequest', 'PreToolUse']).optional(),
   session_id: z.string().regex(/^[\w.-]{1,128}$/),
   tool_name: z.string().min(1).max(256),
   tool_input: z.record(z.string(), z.unknown()),
@@ -35,7 +37,17 @@ export async function permissionHook(actions: Actions, req: IncomingMessage, res
   const decision = await actions.hookAsks(parsed.data, gone.signal);
   if (res.destroyed) return;
   if (!decision) return void res.writeHead(204).end();
-  send(res, 200, 'application/json', JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } }));
+  send(res, 200, 'application/json', JSON.stringify(hookOutput(parsed.data.hook_event_name ?? 'PermissionRequest', decision)));
+}
+
+/** The decision in the words of the hook that asked: PreToolUse has its own (and no permission updates). */
+function hookOutput(event: 'PermissionRequest' | 'PreToolUse', decision: Decision): object {
+  if (event === 'PermissionRequest') return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } };
+  const answer =
+    decision.behavior === 'allow'
+      ? { permissionDecision: 'allow', ...(decision.updatedInput && { updatedInput: decision.updatedInput }) }
+      : { permissionDecision: 'deny', permissionDecisionReason: decision.message ?? 'Denied from Loom' };
+  return { hookSpecificOutput: { hookEventName: 'PreToolUse', ...answer } };
 }
 
 function jsonOrNull(text: string): unknown {

@@ -40,7 +40,7 @@ function install(path: string, stateDir: string): void {
   const settings = parseSettings(text ?? '', path);
   // the permission hook waits on the kernel over HTTP: plain Node, this very binary; the others append a line in sh
   const command = (event: string) =>
-    event === 'PermissionRequest'
+    event === 'PermissionRequest' || event === 'PreToolUse'
       ? `${quote(process.execPath)} ${quote(PERMISSION_HOOK_PATH)} ${quote(stateDir)}`
       : `sh ${quote(HOOK_SCRIPT_PATH)} ${event} ${quote(stateDir)}`;
   const next = withLoomHooks(settings, command);

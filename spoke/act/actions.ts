@@ -31,6 +31,14 @@ export const ANSWER_WAIT_MS = 570_000;
 
 const KEYS_KEPT = 1000;
 
+/**
+ * Permission modes in which a question or a plan may reach Loom's PreToolUse hook without a
+ * PermissionRequest after it: `dontAsk` refuses whatever would prompt, and in `auto` mode a
+ * question has been seen to come through PreToolUse alone (docs/hooks.md). Elsewhere Claude Code
+ * always asks for these two tools, and the PreToolUse hook lets the call go on at once.
+ */
+const NO_PERMISSION_REQUEST_MODES = new Set(['auto', 'dontAsk']);
+
 type Outcome = { request: PermissionRequest } | { error: Error };
 
 export class Actions {
@@ -49,6 +57,8 @@ export class Actions {
    * the person is away (docs/hooks.md). Resolves with the decision, or null for none.
    */
   hookAsks(input: PermissionHookInput, signal: AbortSignal): Promise<Decision | null> {
+    // PreToolUse comes before any dialog: held only where no PermissionRequest will follow
+    if (input.hook_event_name === 'PreToolUse' && !NO_PERMISSION_REQUEST_MODES.has(input.permission_mode ?? '')) return Promise.resolve(null);
     if (input.agent_id && !this.away().on) return Promise.resolve(null);
     return this.requests.open(input, signal, this.planOf(input)).decision;
   }

@@ -10,6 +10,8 @@ import { type Answer, type Decision, decisionFor } from './decisions';
 
 /** What the PermissionRequest hook sends on stdin (the fields Loom reads). */
 export interface PermissionHookInput {
+  /** PermissionRequest, or PreToolUse for a question or a plan (the same hook script) */
+  hook_event_name?: string;
   session_id: string;
   tool_name: string;
   tool_input: Record<string, unknown>;

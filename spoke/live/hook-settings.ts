@@ -6,8 +6,9 @@ import { z } from 'zod';
 
 /**
  * The events Loom's live-state hook records (a shell script that appends a line and exits), and
- * PermissionRequest, whose hook asks the kernel and waits for an answer (docs/hooks.md). The
- * tool events tell Loom a request it holds was answered at the terminal.
+ * PermissionRequest, whose hook asks the kernel and waits for an answer (docs/hooks.md), and
+ * PreToolUse, the same hook for questions and plans in the modes where no PermissionRequest
+ * comes. The tool events tell Loom a request it holds was answered at the terminal.
  */
 export const HOOK_EVENTS = [
   'SessionStart',
@@ -21,7 +22,10 @@ export const HOOK_EVENTS = [
   'PostToolUseFailure',
   'PermissionDenied',
   'PermissionRequest',
+  'PreToolUse',
 ] as const;
+/** Events whose Loom entry runs for some tools only: PreToolUse, for the two tools it may answer (docs/hooks.md). */
+export const HOOK_MATCHERS: Partial<Record<(typeof HOOK_EVENTS)[number], string>> = { PreToolUse: 'AskUserQuestion|ExitPlanMode' };
 export const HOOK_SCRIPT = 'loom-hook.sh';
 export const PERMISSION_HOOK_SCRIPT = 'loom-permission-hook.mjs';
 
@@ -56,7 +60,8 @@ export function withLoomHooks(settings: Settings, commandFor: (event: string) =>
   for (const event of HOOK_EVENTS) {
     const groups = hooks[event] ?? [];
     if (groups.some((g) => g.hooks.some((h) => isLoom(h.command)))) continue;
-    hooks[event] = [...groups, { hooks: [{ type: 'command', command: commandFor(event) }] }];
+    const matcher = HOOK_MATCHERS[event];
+    hooks[event] = [...groups, { ...(matcher && { matcher }), hooks: [{ type: 'command', command: commandFor(event) }] }];
   }
   return { ...settings, hooks };
 }

@@ -18,8 +18,8 @@ export function installHooks(claudeDir: string, stateDir: string): void {
 }
 
 export interface StandInResult {
-  /** who answered first */
-  by: 'hook' | 'terminal' | null;
+  /** who answered first: the PermissionRequest hook, the PreToolUse hook, or the terminal */
+  by: 'hook' | 'pre-tool-use' | 'terminal' | null;
   decision: { behavior: string; message?: string; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[] } | null;
   /** the input the tool ran with */
   input: Record<string, unknown>;
@@ -36,6 +36,8 @@ export interface ToolCall {
   /** the person at the terminal answers, after `terminalAfter` ms; never when absent */
   terminal?: 'allow' | 'deny';
   terminalAfter?: number;
+  /** the session's permission mode; `default` when absent */
+  mode?: string;
 }
 
 /** Starts the stand-in asking for one tool call in session `s1` of `transcript`; `result` is what it printed. */
@@ -55,6 +57,7 @@ export function askPermission(claudeDir: string, transcript: string, call: ToolC
   if (call.suggestions) args.push('--suggestions', JSON.stringify(call.suggestions));
   if (call.agent) args.push('--agent', call.agent);
   if (call.terminal) args.push('--terminal', call.terminal, '--terminal-after', String(call.terminalAfter ?? 0));
+  if (call.mode) args.push('--mode', call.mode);
   const child = spawn(process.execPath, [STAND_IN, ...args, '--parent', 'p1'], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (chunk) => {

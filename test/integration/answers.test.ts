@@ -162,9 +162,31 @@ describe('a permission request held through the hook', () => {
     ];
     expect((await kernel.gql(ANSWER, { id: request.id, answers, key: key() })).data.answerQuestion.state).toBe('ANSWERED');
     const ran = await result;
+    // in the default mode the PreToolUse hook lets the call go on at once: the PermissionRequest hook answers
+    expect(ran.by).toBe('hook');
     expect(ran.decision?.updatedInput).toEqual({ questions, answers: { 'Which framework?': 'React', 'Which sections?': 'Intro, Usage' } });
     const written = JSON.parse(readFileSync(transcript, 'utf8').trim().split('\n').at(-1)!) as { toolUseResult: string };
     expect(written.toolUseResult).toContain('"Which sections?"="Intro, Usage"');
+  });
+
+  it('answers a question through PreToolUse in a mode where no PermissionRequest comes (auto), before any dialog', async () => {
+    const questions = [
+      {
+        question: 'Deploy now?',
+        header: 'Deploy',
+        multiSelect: false,
+        options: [
+          { label: 'Yes', description: '' },
+          { label: 'Later', description: '' },
+        ],
+      },
+    ];
+    const { result } = ask({ tool: 'AskUserQuestion', input: { questions }, mode: 'auto' });
+    const request = await pending();
+    await kernel.gql(ANSWER, { id: request.id, answers: [{ question: 'Deploy now?', selected: ['Later'] }], key: key() });
+    const ran = await result;
+    expect(ran.by).toBe('pre-tool-use');
+    expect(ran.decision).toEqual({ behavior: 'allow', updatedInput: { questions, answers: { 'Deploy now?': 'Later' } } });
   });
 
   it('approves a plan, echoing its input and leaving plan mode into the chosen mode', async () => {

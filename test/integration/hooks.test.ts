@@ -42,7 +42,11 @@ describe('loom hooks', () => {
     const installed = JSON.parse(readFileSync(settings, 'utf8'));
     expect(installed.model).toBe('opus');
     expect(installed.permissions).toEqual({ allow: ['Bash(ls:*)'] });
-    expect(installed.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit.sh' }] }]);
+    // theirs stays first and untouched; Loom's PreToolUse entry is for questions and plans only
+    expect(installed.hooks.PreToolUse[0]).toEqual({ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit.sh' }] });
+    expect(installed.hooks.PreToolUse[1]).toMatchObject({ matcher: 'AskUserQuestion|ExitPlanMode', hooks: [{ type: 'command' }] });
+    expect(installed.hooks.PreToolUse[1].hooks[0].command).toContain('loom-permission-hook.mjs');
+    expect(installed.hooks.PermissionRequest[0].hooks[0].command).toContain('loom-permission-hook.mjs');
     expect(installed.hooks.Stop[0].hooks[0].command).toBe('say done');
     for (const event of ['SessionStart', 'UserPromptSubmit', 'Notification', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd']) {
       expect(JSON.stringify(installed.hooks[event]), event).toContain('loom-hook.sh');

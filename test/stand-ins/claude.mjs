@@ -9,7 +9,7 @@
 // (with the updated input), and the PostToolUse hooks. It prints what happened as one JSON line.
 //
 //   claude.mjs --settings FILE --transcript FILE --session ID --tool NAME --input JSON
-//              [--suggestions JSON] [--agent ID] [--terminal allow|deny] [--terminal-after MS]
+//              [--suggestions JSON] [--agent ID] [--terminal allow|deny] [--terminal-after MS] [--mode MODE]
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -27,6 +27,7 @@ const { values: o } = parseArgs({
     terminal: { type: 'string' },
     'terminal-after': { type: 'string', default: '0' },
     parent: { type: 'string' },
+    mode: { type: 'string', default: 'default' },
   },
 });
 const input = JSON.parse(o.input);
@@ -50,12 +51,16 @@ appendFileSync(
 );
 
 const hooks = JSON.parse(readFileSync(o.settings, 'utf8')).hooks ?? {};
-const commands = (event) => (hooks[event] ?? []).flatMap((group) => group.hooks.filter((h) => h.type === 'command').map((h) => h.command));
+/** The commands an event runs for this tool: a group without a matcher, or whose matcher (a regex of tool names) takes it. */
+const commands = (event) =>
+  (hooks[event] ?? [])
+    .filter((group) => !group.matcher || group.matcher === '*' || new RegExp(`^(?:${group.matcher})$`).test(o.tool))
+    .flatMap((group) => group.hooks.filter((h) => h.type === 'command').map((h) => h.command));
 const common = {
   session_id: o.session,
   transcript_path: o.transcript,
   cwd: '/home/dev/demo',
-  permission_mode: 'default',
+  permission_mode: o.mode,
   ...(o.agent && { agent_id: o.agent, agent_type: 'general-purpose' }),
 };
 
@@ -71,8 +76,21 @@ function runHook(command, payload) {
   return { child, done };
 }
 
+// PreToolUse first: a decision there (with the answers, for a question) settles the call before any dialog
+const preToolUse = commands('PreToolUse').map((command) =>
+  runHook(command, { ...common, hook_event_name: 'PreToolUse', tool_name: o.tool, tool_input: input, tool_use_id: toolUseId }),
+);
+let preDecision = null;
+for (const { done } of preToolUse) {
+  const { out } = await done;
+  const said = out.trim() ? JSON.parse(out).hookSpecificOutput : null;
+  if (said?.permissionDecision === 'allow') preDecision = { behavior: 'allow', ...(said.updatedInput && { updatedInput: said.updatedInput }) };
+  else if (said?.permissionDecision === 'deny') preDecision = { behavior: 'deny', message: said.permissionDecisionReason };
+  if (preDecision) break;
+}
+
 const request = { ...common, hook_event_name: 'PermissionRequest', tool_name: o.tool, tool_input: input, permission_suggestions: JSON.parse(o.suggestions) };
-const asked = commands('PermissionRequest').map((command) => runHook(command, request));
+const asked = preDecision ? preToolUse : commands('PermissionRequest').map((command) => runHook(command, request));
 const hookDecision = async () => {
   for (const { done } of asked) {
     const { out } = await done;
@@ -103,7 +121,8 @@ const terminal = () =>
       )
     : new Promise(() => {});
 
-if (o.agent) {
+if (preDecision) claim('pre-tool-use', preDecision);
+else if (o.agent) {
   // a background subagent: the hook first, the dialog only after it returned
   const decision = await hookDecision();
   if (decision) claim('hook', decision);
