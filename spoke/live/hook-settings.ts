@@ -54,14 +54,19 @@ export function parseSettings(text: string, path: string): Settings {
 
 const isLoom = (command: string | undefined): boolean => !!command && (command.includes(HOOK_SCRIPT) || command.includes(PERMISSION_HOOK_SCRIPT));
 
-/** The settings with Loom's hook for every event; `commandFor(event)` is the command to run. */
+/** The settings with Loom's hook for every event, each running `commandFor(event)` (an older Loom entry is updated in place). */
 export function withLoomHooks(settings: Settings, commandFor: (event: string) => string): Settings {
   const hooks = { ...(settings.hooks ?? {}) };
   for (const event of HOOK_EVENTS) {
     const groups = hooks[event] ?? [];
-    if (groups.some((g) => g.hooks.some((h) => isLoom(h.command)))) continue;
+    const command = commandFor(event);
+    if (groups.some((g) => g.hooks.some((h) => isLoom(h.command)))) {
+      // already there: brought up to date where it runs another Node, script or state dir
+      hooks[event] = groups.map((g) => ({ ...g, hooks: g.hooks.map((h) => (isLoom(h.command) ? { ...h, command } : h)) }));
+      continue;
+    }
     const matcher = HOOK_MATCHERS[event];
-    hooks[event] = [...groups, { ...(matcher && { matcher }), hooks: [{ type: 'command', command: commandFor(event) }] }];
+    hooks[event] = [...groups, { ...(matcher && { matcher }), hooks: [{ type: 'command', command }] }];
   }
   return { ...settings, hooks };
 }

@@ -75,6 +75,18 @@ describe('loom hooks', () => {
     expect(after).toEqual({ ...JSON.parse(THEIRS), theme: 'dark' });
   });
 
+  it('brings an older install up to date in place: a moved Node or Loom runs from where it is now, and nothing is added twice', async () => {
+    const settings = join(config, 'settings.json');
+    const old = { hooks: { Stop: [{ hooks: [{ type: 'command', command: "sh '/old/loom/server/bin/loom-hook.sh' Stop '/old/state'" }] }] } };
+    writeFileSync(settings, JSON.stringify(old));
+    await loom('hooks', 'install');
+    const installed = JSON.parse(readFileSync(settings, 'utf8'));
+    expect(installed.hooks.Stop).toHaveLength(1);
+    expect(installed.hooks.Stop[0].hooks[0].command).not.toContain('/old/');
+    expect(installed.hooks.Stop[0].hooks[0].command).toContain(join('server', 'bin', 'loom-hook.sh'));
+    expect(installed.hooks.PermissionRequest[0].hooks[0].command).toContain(process.execPath);
+  });
+
   it('refuses a settings.json that is not valid JSON and leaves it untouched', async () => {
     const settings = join(config, 'settings.json');
     writeFileSync(settings, '{ "model": "opus", ');
