@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Actions } from '../spoke/act/actions';
 import type { Decision } from '../spoke/act/decisions';
+import { jsonOrNull } from '../spoke/model/json';
 import { readBody, send } from './http-io';
 
 // POST /hook/permission-request: what Loom's PermissionRequest hook (server/bin/loom-permission-hook.mjs)
@@ -48,12 +49,4 @@ function hookOutput(event: 'PermissionRequest' | 'PreToolUse', decision: Decisio
       ? { permissionDecision: 'allow', ...(decision.updatedInput && { updatedInput: decision.updatedInput }) }
       : { permissionDecision: 'deny', permissionDecisionReason: decision.message ?? 'Denied from Loom' };
   return { hookSpecificOutput: { hookEventName: 'PreToolUse', ...answer } };
-}
-
-function jsonOrNull(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

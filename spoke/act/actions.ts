@@ -94,13 +94,12 @@ export class Actions {
     try {
       const request = this.requests.answer(requestId, answer, actor);
       this.remember(idempotencyKey, { request });
-      this.audit.append({ ...entry, at: this.options.now(), summary: `${request.toolName}: ${request.answer}`, result: 'OK', message: null });
+      this.record({ ...entry, summary: `${request.toolName}: ${request.answer}`, result: 'OK', message: null });
       return request;
     } catch (err) {
       this.remember(idempotencyKey, { error: err as Error });
-      this.audit.append({
+      this.record({
         ...entry,
-        at: this.options.now(),
         summary: known?.toolName ?? 'unknown request',
         result: errorCode(err),
         message: (err as Error).message,

@@ -41,6 +41,8 @@ export class PermissionRequests {
   private readonly waiting = new Map<string, Waiter>();
   /** closed requests, oldest first */
   private readonly closed = new Map<string, PermissionRequest>();
+  /** the last request closed in each Claude Code session: every read of the feed asks for it */
+  private readonly lastClosed = new Map<string, PermissionRequest>();
 
   constructor(
     private readonly options: {
@@ -118,17 +120,30 @@ export class PermissionRequests {
 
   /** The newest request of these Claude Code sessions: a pending one first, else the last closed. */
   latestOf(claudeSessionIds: string[]): PermissionRequest | null {
-    const newest = (list: Iterable<PermissionRequest>) => {
-      let found: PermissionRequest | null = null;
-      for (const request of list) if (claudeSessionIds.includes(request.claudeSessionId) && (!found || request.createdAt >= found.createdAt)) found = request;
-      return found;
-    };
-    return newest([...this.waiting.values()].map((w) => w.request)) ?? newest(this.closed.values());
+    let pending: PermissionRequest | null = null;
+    // few are pending at a time: the closed ones are looked up, not walked
+    for (const { request } of this.waiting.values()) {
+      if (claudeSessionIds.includes(request.claudeSessionId) && (!pending || request.createdAt >= pending.createdAt)) pending = request;
+    }
+    if (pending) return pending;
+    let closed: PermissionRequest | null = null;
+    for (const id of claudeSessionIds) {
+      const request = this.lastClosed.get(id);
+      if (request && (!closed || request.createdAt >= closed.createdAt)) closed = request;
+    }
+    return closed;
   }
 
   /** Lets every held hook go without a decision (the kernel is stopping). */
   stop(): void {
     for (const id of [...this.waiting.keys()]) this.close(id, 'WITHDRAWN', null, null);
+  }
+
+  /** Drops the oldest closed request, and its session's last one when it was that. */
+  private forget(id: string): void {
+    const request = this.closed.get(id)!;
+    this.closed.delete(id);
+    if (this.lastClosed.get(request.claudeSessionId)?.id === id) this.lastClosed.delete(request.claudeSessionId);
   }
 
   private close(id: string, state: RequestState, by: string | null, answer: string | null, decision: Decision | null = null): PermissionRequest {
@@ -138,7 +153,9 @@ export class PermissionRequests {
     this.waiting.delete(id);
     const request: PermissionRequest = { ...waiter.request, state, closedAt: this.options.now(), answeredBy: by, answer };
     this.closed.set(id, request);
-    if (this.closed.size > CLOSED_KEPT) this.closed.delete(this.closed.keys().next().value!);
+    const last = this.lastClosed.get(request.claudeSessionId);
+    if (!last || request.createdAt >= last.createdAt) this.lastClosed.set(request.claudeSessionId, request);
+    if (this.closed.size > CLOSED_KEPT) this.forget(this.closed.keys().next().value!);
     waiter.resolve(decision);
     this.options.changed(request.claudeSessionId);
     return request;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonOrNull } from '../model/json';
 import type { LiveState, LiveStateKind } from '../model/live';
 
 // What a hook event says about a session. The hook writes Claude Code's event as it came; the
@@ -33,14 +34,6 @@ export type HookLine = z.infer<typeof HookLineSchema>;
 export function parseHookLine(text: string): HookLine | null {
   const parsed = HookLineSchema.safeParse(jsonOrNull(text));
   return parsed.success ? parsed.data : null;
-}
-
-function jsonOrNull(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }
 
 /** The state after this event, or null when the event changes nothing. */

@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { z } from 'zod';
+import { jsonOrNull } from '../model/json';
 import { readFileIfPresent, writeFileAtomic } from './atomic-file';
 
 // A durable log in the state dir: one JSON record a line, each appended and fsync'd, so a write
@@ -25,7 +26,7 @@ export class AppendLog<T> {
     let clean = text === '' || text.endsWith('\n');
     text.split('\n').forEach((line, i) => {
       if (line.trim() === '') return;
-      const parsed = schema.safeParse(parseOrNull(line));
+      const parsed = schema.safeParse(jsonOrNull(line));
       if (parsed.success) records.push(parsed.data);
       else {
         clean = false;
@@ -51,13 +52,5 @@ export class AppendLog<T> {
       this.path,
       records.map((r) => `${JSON.stringify(r)}\n`),
     );
-  }
-}
-
-function parseOrNull(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return null;
   }
 }

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
+import { jsonOrNull } from '../model/json';
 import { UnavailableError } from '../model/source';
 import type { Atom, AtomMeta, ContentBlock } from '../model/types';
 
@@ -82,7 +83,7 @@ export async function loadAtoms(metas: AtomMeta[]): Promise<Atom[]> {
         const meta = metas[i];
         const buffer = Buffer.allocUnsafe(meta.length);
         const { bytesRead } = await handle.read(buffer, 0, meta.length, meta.offset);
-        const line = Line.safeParse(parseOrNull(buffer.toString('utf8', 0, bytesRead)));
+        const line = Line.safeParse(jsonOrNull(buffer.toString('utf8', 0, bytesRead)));
         if (!line.success || line.data.uuid !== meta.uuid) {
           // No path in the message: errors reach API callers; the path is in the session's files.
           throw new UnavailableError(`the transcript (${meta.fsid}) changed under the index; it is being read again, ask again shortly`);
@@ -94,12 +95,4 @@ export async function loadAtoms(metas: AtomMeta[]): Promise<Atom[]> {
     }
   }
   return out;
-}
-
-function parseOrNull(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }
