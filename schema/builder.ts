@@ -2,6 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import type DataLoader from 'dataloader';
 import './budget-plugin';
 import type { Actions } from '../spoke/act/actions';
+import type { Driving } from '../spoke/drive/driving';
 import type { HostDirectory, Source } from '../spoke/model/source';
 import type { ContentBlock } from '../spoke/model/types';
 import type { OperationBudget } from './operation-budget';
@@ -14,6 +15,8 @@ export interface Context {
   source: Source;
   /** what this kernel does for its owner: answers, the away switch, the audit log */
   actions: Actions;
+  /** the sessions this kernel drives, and prompts sent through it */
+  driving: Driving;
   /** who asks, for the audit log: `local`, or `hub:<name>` for a hub acting through its link */
   actor: string;
   /** the hosts this kernel links over SSH */

@@ -20,6 +20,7 @@ import './types/kernel';
 import './types/timeline';
 import './types/permission-request';
 import './types/actions';
+import './types/drive';
 
 export type { Context } from './builder';
 export { contentLoader } from './content-loader';

@@ -2,15 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Actions } from '../spoke/act/actions';
 import type { Decision } from '../spoke/act/decisions';
+import type { Driving } from '../spoke/drive/driving';
 import { jsonOrNull } from '../spoke/model/json';
 import { readBody, send } from './http-io';
 
-// POST /hook/permission-request: what Loom's PermissionRequest hook (server/bin/loom-permission-hook.mjs)
-// sends, Claude Code's hook input as it came (PreToolUse too, for questions and plans). The answer waits for a decision: 200 with the
-// hook output Claude Code reads, or 204 for none (Claude Code's own dialog decides). Only the
-// token in a header opens it: the hook's, never a browser's cookie.
+// What Loom's action hook (server/bin/loom-action-hook.mjs) sends, Claude Code's hook input as it
+// came. POST /hook/permission-request (PreToolUse too, for questions and plans) waits for a
+// decision: 200 with the hook output Claude Code reads, or 204 for none (Claude Code's own dialog
+// decides). POST /hook/stop answers 200 with a blocking reason (a prompt sent through Loom) or 204
+// to let the session stop. Only the token in a header opens them: the hook's, never a browser's cookie.
 
 export const PERMISSION_HOOK_PATH = '/hook/permission-request';
+export const STOP_HOOK_PATH = '/hook/stop';
 const MAX_BODY = 4 * 2 ** 20;
 
 const PermissionUpdateSchema = z.looseObject({ type: z.string() });
@@ -49,4 +52,21 @@ function hookOutput(event: 'PermissionRequest' | 'PreToolUse', decision: Decisio
       ? { permissionDecision: 'allow', ...(decision.updatedInput && { updatedInput: decision.updatedInput }) }
       : { permissionDecision: 'deny', permissionDecisionReason: decision.message ?? 'Denied from Loom' };
   return { hookSpecificOutput: { hookEventName: 'PreToolUse', ...answer } };
+}
+
+const StopInput = z.looseObject({ session_id: z.string().regex(/^[\w.-]{1,128}$/), stop_hook_active: z.boolean().optional() });
+
+export async function stopHook(driving: Driving, req: IncomingMessage, res: ServerResponse, log: (message: string) => void): Promise<void> {
+  const body = await readBody(req, MAX_BODY);
+  const parsed = StopInput.safeParse(body === null ? null : jsonOrNull(body));
+  if (!parsed.success) {
+    log(`a Stop hook sent input Loom cannot read (${parsed.error.issues[0]?.message ?? 'too large'}); the session stops as usual`);
+    return send(res, 400, 'text/plain; charset=utf-8', 'Bad request: not a Stop hook input.\n');
+  }
+  const gone = new AbortController();
+  res.on('close', () => gone.abort());
+  const reason = await driving.stopHookAsks(parsed.data, gone.signal);
+  if (res.destroyed) return;
+  if (!reason) return void res.writeHead(204).end();
+  send(res, 200, 'application/json', JSON.stringify({ decision: 'block', reason }));
 }

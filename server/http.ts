@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Actions } from '../spoke/act/actions';
+import type { Driving } from '../spoke/drive/driving';
 import { VERSION } from '../spoke/version';
-import { PERMISSION_HOOK_PATH, permissionHook } from './hook-route';
+import { PERMISSION_HOOK_PATH, permissionHook, STOP_HOOK_PATH, stopHook } from './hook-route';
 import { readBody, send } from './http-io';
 import type { HubFastPath } from './hub-fast-path';
 import { renderLoginPage } from './login-page';
@@ -19,6 +20,7 @@ const MAX_LOGIN_BODY = 4096;
 export interface HttpDeps {
   yoga: LoomYoga;
   actions: Actions;
+  driving: Driving;
   hubFastPath: HubFastPath;
   access: AccessPolicy;
   throttle: FailureThrottle;
@@ -57,8 +59,9 @@ async function handle(deps: HttpDeps, req: IncomingMessage, res: ServerResponse)
   const verdict = deps.throttle.check(peerOf(req), () => access.credential(req) !== null);
   if (verdict !== 'right') return refuse(req, res, verdict, 'That token is not this kernel’s, or it was rotated.');
 
-  if (url.pathname === PERMISSION_HOOK_PATH && req.method === 'POST') {
+  if ((url.pathname === PERMISSION_HOOK_PATH || url.pathname === STOP_HOOK_PATH) && req.method === 'POST') {
     if (access.credential(req) !== 'header') return send(res, 403, 'text/plain; charset=utf-8', 'Forbidden: only Loom’s hook asks here.\n');
+    if (url.pathname === STOP_HOOK_PATH) return stopHook(deps.driving, req, res, deps.log);
     return permissionHook(deps.actions, req, res, deps.log);
   }
   if (url.pathname === yoga.graphqlEndpoint) {

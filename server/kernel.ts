@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { LinkedHosts, type LinkedHostsOptions } from '../federation/linked-hosts';
 import { Actions, ANSWER_WAIT_MS } from '../spoke/act/actions';
+import { Driving } from '../spoke/drive/driving';
 import type { IndexingProgress } from '../spoke/model/types';
 import { LocalSource } from '../spoke/source';
 import { httpHandler } from './http';
@@ -37,8 +38,10 @@ export interface KernelOptions {
   federation?: Pick<LinkedHostsOptions, 'home' | 'keepaliveMs' | 'backoff'>;
   /** the clock the sessions are read against (what is at work now); default Date.now; tests inject one */
   now?: () => number;
-  /** how long Loom's PermissionRequest hook is held for an answer; ANSWER_WAIT_MS (570 s) unless given */
+  /** how long Loom's PermissionRequest hook is held for an answer (and an idle session's Stop hook while away); ANSWER_WAIT_MS (570 s) unless given */
   answerWaitMs?: number;
+  /** the `claude` the sessions Loom drives run; the first on PATH unless given */
+  claudePath?: string;
   /** when idle or slow sockets are closed; DEFAULT_HTTP_TIMEOUTS unless given */
   httpTimeouts?: Partial<HttpTimeouts>;
   /** how many wrong tokens a peer may try; DEFAULT_THROTTLE unless given */
@@ -50,6 +53,7 @@ export interface Kernel {
   port: number;
   source: LocalSource;
   actions: Actions;
+  driving: Driving;
   hosts: LinkedHosts;
   access: AccessPolicy;
   /** resolves when the first index is done */
@@ -67,6 +71,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   }
   // the source shows the requests the actions hold; the actions name sessions as the source does
   let actions: Actions | null = null;
+  let driving: Driving | null = null;
   const source = new LocalSource({
     projectsRoot: options.projectsRoot,
     host: options.hostName,
@@ -78,6 +83,9 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     log,
     latestRequest: (ids) => actions?.requests.latestOf(ids) ?? null,
     hookObserved: (line) => actions?.observe(line.event, line.input),
+    onChange: (keys) => {
+      for (const key of keys) driving?.transcriptChanged(key);
+    },
   });
   actions = new Actions({
     stateDir: options.stateDir,
@@ -90,10 +98,17 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     sessionIdOf: (id) => source.sessionIdOfClaude(id),
     changed: (id) => source.claudeSessionChanged(id),
   });
+  driving = new Driving(source, actions, {
+    stateDir: options.stateDir,
+    claudePath: options.claudePath ?? null,
+    now: options.now ?? Date.now,
+    log,
+    stopWaitMs: options.answerWaitMs ?? ANSWER_WAIT_MS,
+  });
   // hosts.json is read before anything listens: a bad one stops the start with the field and why
   const hosts = new LinkedHosts({ stateDir: options.stateDir, localName: source.hosts()[0].name, log, ...options.federation });
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const yoga = createLoomYoga(source, actions, hosts, limits, log);
+  const yoga = createLoomYoga(source, actions, driving, hosts, limits, log);
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts };
   const server = createServer({
     headersTimeout: timeouts.headersMs,
@@ -118,7 +133,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   }
   const access = new AccessPolicy({ stateDir: options.stateDir, port, bindHost, extraHosts: options.allowHosts });
   const throttle = new FailureThrottle(options.throttle, log);
-  server.on('request', httpHandler({ yoga, actions, hubFastPath: hubFastPath(yoga, hosts), access, throttle, log }));
+  server.on('request', httpHandler({ yoga, actions, driving, hubFastPath: hubFastPath(yoga, hosts), access, throttle, log }));
   const wss = attachWebSocket(server, { yoga, access, throttle, log, operations: { socket: limits.socketOperations, hubSocket: limits.hubSocketOperations } });
 
   // Serve while indexing: the API reports progress from the first moment.
@@ -130,10 +145,12 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     port,
     source,
     actions,
+    driving,
     access,
     indexed,
     hosts,
     async close() {
+      await driving.stop();
       actions.stop();
       hosts.close();
       await source.stop();

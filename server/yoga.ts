@@ -4,6 +4,7 @@ import { type DocumentNode, GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { asClientError, type Context, contentLoader, loomSchema, type RemoteDirectory } from '../schema/index';
 import type { Actions } from '../spoke/act/actions';
+import type { Driving } from '../spoke/drive/driving';
 import { Pulse } from '../spoke/model/pulse';
 import type { HostDirectory, Source } from '../spoke/model/source';
 import { TOKEN_HEADER, VIA_HUB_HEADER } from './security/access';
@@ -48,6 +49,7 @@ export type LoomYoga = YogaServerInstance<ServerContext, Context>;
 export function createLoomYoga(
   source: Source,
   actions: Actions,
+  driving: Driving,
   hosts: HostDirectory & RemoteDirectory,
   limits: QueryLimits,
   log: (message: string) => void,
@@ -60,6 +62,7 @@ export function createLoomYoga(
     context: (init) => ({
       source,
       actions,
+      driving,
       actor: actorOf(init),
       hosts,
       remotes: viaHub(init) ? NO_REMOTES : hosts,

@@ -16,6 +16,7 @@ import {
   type Feed,
   type FeedChange,
   NotFoundError,
+  type ProjectDirectory,
   type SessionChange,
   type SessionFilter,
   type SessionPage,
@@ -30,7 +31,7 @@ import {
 import type { Atom, AtomMeta, ContentBlock, HostInfo, IndexingProgress, KernelInfo, SessionSummary, Turn } from './model/types';
 import type { UsageQuery, UsageRow, UsageTotals } from './model/usage';
 import { type Listed, pageSessions } from './session-list';
-import { eventRows, transcriptPage } from './session-pages';
+import { eventRows, MAX_LIMIT, transcriptPage } from './session-pages';
 import { streamSession } from './session-stream';
 import { checkTimelineQuery, laneSessions, timelineLane } from './timeline';
 import { SessionCatalog } from './transcripts/catalog';
@@ -68,6 +69,8 @@ export interface LocalSourceOptions {
   latestRequest?: (claudeSessionIds: string[]) => PermissionRequest | null;
   /** every hook line as it arrives */
   hookObserved?: (line: HookLine) => void;
+  /** the sessions that changed, each time some do (their transcript, their live state) */
+  onChange?: (keys: string[]) => void;
 }
 
 export class LocalSource implements Source {
@@ -233,6 +236,54 @@ export class LocalSource implements Source {
   /** The Loom session id (`host:key`) a Claude Code session is part of. */
   sessionIdOfClaude(claudeSessionId: string): string {
     return `${this.host.name}:${this.catalog.keyOf(claudeSessionId)}`;
+  }
+
+  projectDirectories(first: number): ProjectDirectory[] {
+    const dirs = new Map<string, ProjectDirectory>();
+    for (const session of this.catalog.all()) {
+      if (session.parentKey !== null) continue;
+      const { dir, updatedAt } = this.catalog.summary(session);
+      if (!dir) continue;
+      const known = dirs.get(dir) ?? { dir, sessionCount: 0, lastActiveAt: 0 };
+      dirs.set(dir, { dir, sessionCount: known.sessionCount + 1, lastActiveAt: Math.max(known.lastActiveAt, updatedAt) });
+    }
+    return [...dirs.values()].sort((a, b) => b.lastActiveAt - a.lastActiveAt).slice(0, first);
+  }
+
+  /** A session's directory and its Claude Code session ids, the one that wrote its newest line last; null for none. */
+  async sessionFiles(key: string): Promise<{ dir: string; claudeIds: string[] } | null> {
+    const session = this.catalog.get(key);
+    if (!session || session.parentKey !== null) return null;
+    await this.tracker.wake(key);
+    const newest = session.activePath().at(-1)?.fsid;
+    const ids = this.claudeIdsOf(key).filter((id) => id !== newest);
+    return { dir: this.catalog.summary(session).dir, claudeIds: newest ? [...ids, newest] : ids };
+  }
+
+  /** What the hooks last said about a session. */
+  liveState(key: string): LiveState {
+    return this.liveOf(key);
+  }
+
+  /** The Loom session key a Claude Code session belongs to. */
+  keyOf(claudeSessionId: string): string {
+    return this.catalog.keyOf(claudeSessionId);
+  }
+
+  /** Reads a session's files to their end now (a process writing it just ended). */
+  catchUp(key: string): Promise<void> {
+    return this.tracker.catchUp(key);
+  }
+
+  /** A session's user lines on its active path written at or after `since`. */
+  async userAtomsSince(key: string, since: number): Promise<AtomMeta[]> {
+    if (!this.catalog.get(key)) return [];
+    return this.events(this.host.name, key, { type: 'user', turnAnchor: null, since, afterSequence: null, limit: MAX_LIMIT });
+  }
+
+  /** Something about a session changed outside its transcript (who holds it, whether it works). */
+  touched(key: string): void {
+    this.changed([key]);
   }
 
   /** Something outside the transcript changed for this Claude Code session (a request held open or closed). */
@@ -431,6 +482,7 @@ export class LocalSource implements Source {
     }
     this.version++;
     for (const listener of this.listeners) listener(changes);
+    this.options.onChange?.([...changes.keys()]);
   }
 
   private summaryOf(session: TranscriptSession): SessionSummary {

@@ -26,11 +26,19 @@ const AuthorKindEnum = builder.enumType('AuthorKind', {
   values: { HUMAN: { value: 'human' }, SDK: { value: 'sdk' }, SYSTEM: { value: 'system' }, PEER: { value: 'peer' } } as const,
 });
 
+const AuthorViaEnum = builder.enumType('AuthorVia', { values: ['LOOM'] as const });
+
 const AuthorRef = builder.objectRef<Author>('Author').implement({
   description: 'Who wrote a user atom: a person, an SDK caller, the harness itself, or another session (peer).',
   fields: (t) => ({
     kind: t.field({ type: AuthorKindEnum, resolve: (a) => a.kind }),
     peer: t.string({ nullable: true, description: 'the sending session, for peer mail', resolve: (a) => (a.kind === 'peer' ? a.peer : null) }),
+    via: t.field({
+      type: AuthorViaEnum,
+      nullable: true,
+      description: "LOOM: a person's prompt Loom delivered to a terminal session at its turn end (its text follows Loom's marker)",
+      resolve: (a) => (a.kind === 'human' && a.via === 'loom' ? 'LOOM' : null),
+    }),
   }),
 });
 

@@ -113,7 +113,7 @@ async function answer(ctx: Context, info: GraphQLResolveInfo, requestId: string,
   if (idempotencyKey.trim() === '') throw new GraphQLError('"idempotencyKey" must not be empty', { extensions: { code: 'BAD_USER_INPUT' } });
   const { host, id } = parseRequestId(requestId);
   const local = localHost(ctx);
-  if (host === local) return { host, request: ctx.actions.answer(id, given, ctx.actor, idempotencyKey) };
+  if (host === local) return { host, request: await ctx.actions.answer(id, given, ctx.actor, idempotencyKey) };
   return actOnHost<RequestNode>(ctx, info, { host, requestId, summary: `sent to ${host}` });
 }
 

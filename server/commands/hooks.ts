@@ -2,7 +2,16 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { HOOK_EVENTS, loomHookEvents, parseSettings, SettingsError, withLoomHooks, withoutLoomHooks } from '../../spoke/live/hook-settings';
+import {
+  HOOK_EVENTS,
+  type HookEvent,
+  type HookKind,
+  loomHookEvents,
+  parseSettings,
+  SettingsError,
+  withLoomHooks,
+  withoutLoomHooks,
+} from '../../spoke/live/hook-settings';
 import { readFileIfPresent, writeFileAtomic } from '../../spoke/store/atomic-file';
 import { resolveStateDir } from '../state-dir';
 import { fail } from './fail';
@@ -12,7 +21,7 @@ import { fail } from './fail';
 // very same file when nothing else changed meanwhile.
 
 export const HOOK_SCRIPT_PATH = new URL('../bin/loom-hook.sh', import.meta.url).pathname;
-export const PERMISSION_HOOK_PATH = new URL('../bin/loom-permission-hook.mjs', import.meta.url).pathname;
+export const ACTION_HOOK_PATH = new URL('../bin/loom-action-hook.mjs', import.meta.url).pathname;
 
 const settingsPath = (): string => join(process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'), 'settings.json');
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -38,10 +47,10 @@ export async function hooks(argv: string[]): Promise<void> {
 function install(path: string, stateDir: string): void {
   const text = readFileIfPresent(path);
   const settings = parseSettings(text ?? '', path);
-  // the permission hook waits on the kernel over HTTP: plain Node, this very binary; the others append a line in sh
-  const command = (event: string) =>
-    event === 'PermissionRequest' || event === 'PreToolUse'
-      ? `${quote(process.execPath)} ${quote(PERMISSION_HOOK_PATH)} ${quote(stateDir)}`
+  // the action hook waits on the kernel over HTTP: plain Node, this very binary; the state hook appends a line in sh
+  const command = (event: HookEvent, kind: HookKind) =>
+    kind === 'action'
+      ? `${quote(process.execPath)} ${quote(ACTION_HOOK_PATH)} ${quote(stateDir)}${event === 'Stop' ? ' stop' : ''}`
       : `sh ${quote(HOOK_SCRIPT_PATH)} ${event} ${quote(stateDir)}`;
   const next = withLoomHooks(settings, command);
   if (isDeepStrictEqual(next, settings)) {

@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import type { PermissionRequest } from '../model/act';
+import { BadInputError, ConflictError, ForbiddenError, NotFoundError, UnavailableError } from '../model/source';
 import { type ActionRecord, AuditLog } from './audit-log';
 import { type Away, readAway, writeAway } from './away';
-import { type Answer, AnswerError, type Decision } from './decisions';
+import type { Answer, Decision } from './decisions';
+import { Outcomes } from './outcomes';
 import { readPlanFile } from './plan-file';
-import { type PermissionHookInput, PermissionRequests, RequestClosedError, RequestNotFoundError } from './requests';
+import { type PermissionHookInput, PermissionRequests } from './requests';
 
 // What this kernel does for its owner (and for hubs it trusts): holds Claude Code's permission
 // requests and answers them, keeps the away switch, and writes every action to the audit log.
@@ -29,8 +31,6 @@ export interface ActionsOptions {
 /** How long a hook is held for an answer by default: within Claude Code's 600 s hook timeout. */
 export const ANSWER_WAIT_MS = 570_000;
 
-const KEYS_KEPT = 1000;
-
 /**
  * Permission modes in which a question or a plan may reach Loom's PreToolUse hook without a
  * PermissionRequest after it: `dontAsk` refuses whatever would prompt, and in `auto` mode a
@@ -39,12 +39,10 @@ const KEYS_KEPT = 1000;
  */
 const NO_PERMISSION_REQUEST_MODES = new Set(['auto', 'dontAsk']);
 
-type Outcome = { request: PermissionRequest } | { error: Error };
-
 export class Actions {
   readonly requests: PermissionRequests;
   private readonly audit: AuditLog;
-  private readonly outcomes = new Map<string, Outcome>();
+  private readonly outcomes = new Outcomes();
 
   constructor(private readonly options: ActionsOptions) {
     this.requests = new PermissionRequests({ now: options.now, waitMs: options.answerWaitMs, changed: options.changed });
@@ -77,35 +75,56 @@ export class Actions {
   }
 
   /** Answers a request once; the same idempotency key again returns the first outcome. */
-  answer(requestId: string, answer: Answer, actor: string, idempotencyKey: string): PermissionRequest {
-    const seen = this.outcomes.get(idempotencyKey);
-    if (seen) {
-      if ('error' in seen) throw seen.error;
-      return seen.request;
-    }
-    const known = this.requests.get(requestId);
-    const entry = {
-      actor,
-      action: ACTION_NAMES[answer.kind],
-      host: this.options.host,
-      sessionId: known ? this.sessionIdOf(known) : null,
-      requestId: `${this.options.host}:${requestId}`,
-    };
-    try {
-      const request = this.requests.answer(requestId, answer, actor);
-      this.remember(idempotencyKey, { request });
-      this.record({ ...entry, summary: `${request.toolName}: ${request.answer}`, result: 'OK', message: null });
-      return request;
-    } catch (err) {
-      this.remember(idempotencyKey, { error: err as Error });
-      this.record({
-        ...entry,
-        summary: known?.toolName ?? 'unknown request',
-        result: errorCode(err),
-        message: (err as Error).message,
-      });
-      throw err;
-    }
+  answer(requestId: string, answer: Answer, actor: string, idempotencyKey: string): Promise<PermissionRequest> {
+    return this.outcomes.once(idempotencyKey, () => {
+      const known = this.requests.get(requestId);
+      const entry = {
+        actor,
+        action: ACTION_NAMES[answer.kind],
+        host: this.options.host,
+        sessionId: known ? this.sessionIdOf(known) : null,
+        requestId: `${this.options.host}:${requestId}`,
+      };
+      try {
+        const request = this.requests.answer(requestId, answer, actor);
+        this.record({ ...entry, summary: `${request.toolName}: ${request.answer}`, result: 'OK', message: null });
+        return request;
+      } catch (err) {
+        this.record({ ...entry, summary: known?.toolName ?? 'unknown request', result: errorCode(err), message: (err as Error).message });
+        throw err;
+      }
+    });
+  }
+
+  /**
+   * Runs an action once per idempotency key and writes it to the audit log: OK, or the error
+   * code it failed with. What `act` returns says which session it touched and how it went.
+   */
+  act<T>(idempotencyKey: string, entry: { actor: string; action: string; sessionKey: string | null; summary: string }, act: () => Promise<T>): Promise<T> {
+    return this.outcomes.once(idempotencyKey, async () => {
+      const { host } = this.options;
+      const base = {
+        actor: entry.actor,
+        action: entry.action,
+        summary: entry.summary,
+        host,
+        sessionId: entry.sessionKey && `${host}:${entry.sessionKey}`,
+        requestId: null,
+      };
+      try {
+        const done = await act();
+        this.record({ ...base, result: 'OK', message: null });
+        return done;
+      } catch (err) {
+        this.record({ ...base, result: errorCode(err), message: (err as Error).message });
+        throw err;
+      }
+    });
+  }
+
+  /** A session Loom drives asks through canUseTool: held until answered or the call is aborted. */
+  driverAsks(input: PermissionHookInput, signal: AbortSignal): Promise<Decision | null> {
+    return this.requests.open(input, signal, this.planOf(input), 'sdk').decision;
   }
 
   /** The Loom session id (`host:key`) a request's Claude Code session is part of. */
@@ -146,11 +165,6 @@ export class Actions {
   stop(): void {
     this.requests.stop();
   }
-
-  private remember(key: string, outcome: Outcome): void {
-    this.outcomes.set(key, outcome);
-    if (this.outcomes.size > KEYS_KEPT) this.outcomes.delete(this.outcomes.keys().next().value!);
-  }
 }
 
 const ACTION_NAMES: Record<Answer['kind'], string> = {
@@ -163,8 +177,10 @@ const ACTION_NAMES: Record<Answer['kind'], string> = {
 
 /** The API error code an action's failure is logged with. */
 function errorCode(err: unknown): string {
-  if (err instanceof RequestClosedError) return 'CONFLICT';
-  if (err instanceof RequestNotFoundError) return 'NOT_FOUND';
-  if (err instanceof AnswerError) return 'BAD_USER_INPUT';
+  if (err instanceof ConflictError) return 'CONFLICT';
+  if (err instanceof NotFoundError) return 'NOT_FOUND';
+  if (err instanceof BadInputError) return 'BAD_USER_INPUT';
+  if (err instanceof UnavailableError) return 'UNAVAILABLE';
+  if (err instanceof ForbiddenError) return 'FORBIDDEN';
   return 'INTERNAL';
 }

@@ -34,7 +34,7 @@ const INPUT_CHANGES = new Set(['AskUserQuestion', 'ExitPlanMode']);
 interface Waiter {
   request: PermissionRequest;
   resolve: (decision: Decision | null) => void;
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
 }
 
 export class PermissionRequests {
@@ -58,7 +58,12 @@ export class PermissionRequests {
    * A hook asks. Resolves with the decision to print, or null for none (the terminal answered,
    * the hook went away, the wait ran out). `signal` aborts when the hook's connection closes.
    */
-  open(input: PermissionHookInput, signal: AbortSignal, plan: string | null = null): { request: PermissionRequest; decision: Promise<Decision | null> } {
+  open(
+    input: PermissionHookInput,
+    signal: AbortSignal,
+    plan: string | null = null,
+    via: PermissionRequest['via'] = 'hook',
+  ): { request: PermissionRequest; decision: Promise<Decision | null> } {
     const request: PermissionRequest = {
       id: randomUUID(),
       claudeSessionId: input.session_id,
@@ -69,6 +74,7 @@ export class PermissionRequests {
       plan,
       cwd: input.cwd ?? null,
       permissionMode: input.permission_mode ?? null,
+      via,
       createdAt: this.options.now(),
       state: 'PENDING',
       closedAt: null,
@@ -76,7 +82,8 @@ export class PermissionRequests {
       answer: null,
     };
     const decision = new Promise<Decision | null>((resolve) => {
-      const timer = setTimeout(() => this.close(request.id, 'EXPIRED', null, null), this.options.waitMs);
+      // no terminal asks a driven session's question: it waits for Loom's answer or an interrupt
+      const timer = via === 'hook' ? setTimeout(() => this.close(request.id, 'EXPIRED', null, null), this.options.waitMs) : undefined;
       this.waiting.set(request.id, { request, resolve, timer });
     });
     // the hook process ended (Claude Code killed it, or the terminal's deny aborted the turn)
@@ -165,6 +172,8 @@ export class PermissionRequests {
 export class RequestNotFoundError extends NotFoundError {}
 
 function answersRequest(request: PermissionRequest, event: string, input: { agent_id?: string; tool_name?: string; tool_input?: unknown }): boolean {
+  // a driven session's hooks fire too, but only canUseTool's answer settles what it asked
+  if (request.via === 'sdk') return false;
   // a turn that begins or ends is past every question the last one asked
   if (event === 'UserPromptSubmit' || event === 'Stop' || event === 'SessionEnd') return request.agentId === null;
   if (event !== 'PostToolUse' && event !== 'PostToolUseFailure' && event !== 'PermissionDenied') return false;

@@ -5,10 +5,11 @@ import { z } from 'zod';
 // A Loom entry is recognised by its command, which runs Loom's hook script.
 
 /**
- * The events Loom's live-state hook records (a shell script that appends a line and exits), and
- * PermissionRequest, whose hook asks the kernel and waits for an answer (docs/hooks.md), and
- * PreToolUse, the same hook for questions and plans in the modes where no PermissionRequest
- * comes. The tool events tell Loom a request it holds was answered at the terminal.
+ * The events Loom's hooks run for. The live-state hook (a shell script that appends a line and
+ * exits) records most; the action hook asks the kernel and waits (docs/hooks.md): for
+ * PermissionRequest, and PreToolUse for questions and plans in the modes where no
+ * PermissionRequest comes, an answer; for Stop, a prompt sent through Loom. The tool events tell
+ * Loom a request it holds was answered at the terminal.
  */
 export const HOOK_EVENTS = [
   'SessionStart',
@@ -24,10 +25,21 @@ export const HOOK_EVENTS = [
   'PermissionRequest',
   'PreToolUse',
 ] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
 /** Events whose Loom entry runs for some tools only: PreToolUse, for the two tools it may answer (docs/hooks.md). */
-export const HOOK_MATCHERS: Partial<Record<(typeof HOOK_EVENTS)[number], string>> = { PreToolUse: 'AskUserQuestion|ExitPlanMode' };
-export const HOOK_SCRIPT = 'loom-hook.sh';
-export const PERMISSION_HOOK_SCRIPT = 'loom-permission-hook.mjs';
+export const HOOK_MATCHERS: Partial<Record<HookEvent, string>> = { PreToolUse: 'AskUserQuestion|ExitPlanMode' };
+
+export type HookKind = 'state' | 'action';
+/** Which of Loom's hooks an event runs: Stop runs both (the state first: it must never wait). */
+export const HOOK_KINDS: Record<HookEvent, HookKind[]> = {
+  ...(Object.fromEntries(HOOK_EVENTS.map((e) => [e, ['state']])) as Record<HookEvent, HookKind[]>),
+  Stop: ['state', 'action'],
+  PermissionRequest: ['action'],
+  PreToolUse: ['action'],
+};
+export const HOOK_SCRIPTS: Record<HookKind, string> = { state: 'loom-hook.sh', action: 'loom-action-hook.mjs' };
+/** the action hook's name until 0.3: still recognised, so installing again updates it and uninstalling removes it */
+const OLD_ACTION_SCRIPT = 'loom-permission-hook.mjs';
 
 const HookCommand = z.looseObject({ type: z.string(), command: z.string().optional() });
 const MatcherGroup = z.looseObject({ matcher: z.string().optional(), hooks: z.array(HookCommand) });
@@ -52,21 +64,30 @@ export function parseSettings(text: string, path: string): Settings {
   return parsed.data;
 }
 
-const isLoom = (command: string | undefined): boolean => !!command && (command.includes(HOOK_SCRIPT) || command.includes(PERMISSION_HOOK_SCRIPT));
+/** Which of Loom's hooks a command runs, or null for someone else's. */
+function kindOf(command: string | undefined): HookKind | null {
+  if (!command) return null;
+  if (command.includes(HOOK_SCRIPTS.state)) return 'state';
+  if (command.includes(HOOK_SCRIPTS.action) || command.includes(OLD_ACTION_SCRIPT)) return 'action';
+  return null;
+}
+const isLoom = (command: string | undefined): boolean => kindOf(command) !== null;
 
-/** The settings with Loom's hook for every event, each running `commandFor(event)` (an older Loom entry is updated in place). */
-export function withLoomHooks(settings: Settings, commandFor: (event: string) => string): Settings {
+/** The settings with Loom's hooks for every event, each running `commandFor(event, kind)` (an older Loom entry is updated in place). */
+export function withLoomHooks(settings: Settings, commandFor: (event: HookEvent, kind: HookKind) => string): Settings {
   const hooks = { ...(settings.hooks ?? {}) };
   for (const event of HOOK_EVENTS) {
-    const groups = hooks[event] ?? [];
-    const command = commandFor(event);
-    if (groups.some((g) => g.hooks.some((h) => isLoom(h.command)))) {
-      // already there: brought up to date where it runs another Node, script or state dir
-      hooks[event] = groups.map((g) => ({ ...g, hooks: g.hooks.map((h) => (isLoom(h.command) ? { ...h, command } : h)) }));
-      continue;
+    for (const kind of HOOK_KINDS[event]) {
+      const groups = hooks[event] ?? [];
+      const command = commandFor(event, kind);
+      if (groups.some((g) => g.hooks.some((h) => kindOf(h.command) === kind))) {
+        // already there: brought up to date where it runs another Node, script or state dir
+        hooks[event] = groups.map((g) => ({ ...g, hooks: g.hooks.map((h) => (kindOf(h.command) === kind ? { ...h, command } : h)) }));
+        continue;
+      }
+      const matcher = HOOK_MATCHERS[event];
+      hooks[event] = [...groups, { ...(matcher && { matcher }), hooks: [{ type: 'command', command }] }];
     }
-    const matcher = HOOK_MATCHERS[event];
-    hooks[event] = [...groups, { ...(matcher && { matcher }), hooks: [{ type: 'command', command }] }];
   }
   return { ...settings, hooks };
 }

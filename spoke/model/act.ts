@@ -21,6 +21,11 @@ export interface PermissionRequest {
   plan: string | null;
   cwd: string | null;
   permissionMode: string | null;
+  /**
+   * how Claude Code asks: its PermissionRequest hook (the terminal may answer too; Loom holds it
+   * a while), or the Agent SDK's canUseTool in a session Loom drives (held until answered)
+   */
+  via: 'hook' | 'sdk';
   createdAt: number;
   state: RequestState;
   closedAt: number | null;

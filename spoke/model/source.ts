@@ -169,6 +169,14 @@ export interface Source {
   /** a number that moves whenever any session appears, changes or goes away: now, then at each move */
   sessionsVersion(): AsyncIterableIterator<number>;
   sessionStream(request: StreamRequest): AsyncIterableIterator<StreamFrame>;
+  /** the directories sessions ran in, most recently active first: where a new session may start */
+  projectDirectories(first: number): ProjectDirectory[];
+}
+
+export interface ProjectDirectory {
+  dir: string;
+  sessionCount: number;
+  lastActiveAt: number;
 }
 
 /** A request names something that does not exist. */

@@ -7,6 +7,8 @@ import type { Author } from '../model/types';
 //    compact summaries, `<task-notification>` / `<system-reminder>` wrappers, and the output of
 //    local slash commands (`<local-command-stdout>` …).
 // 4. Everything else is a human prompt (slash commands the user typed included).
+// 0. Before all of these: a Stop hook's feedback carrying Loom's marker is a person's prompt sent
+//    through Loom (loom-marker.ts), although Claude Code writes it as `isMeta`.
 // Peer mail (Loom's postal marker) joins this list when mail exists.
 
 const PROMPT_SOURCES: Record<string, Author> = {

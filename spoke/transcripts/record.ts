@@ -3,6 +3,7 @@ import type { AtomMeta, AtomType, Author, GoalTool } from '../model/types';
 import type { MessageUsage } from '../model/usage';
 import { deriveAuthor, isInterruptLine, isTerminalNote, promptLine } from './author';
 import { arr, type Json, obj, str, time } from './fields';
+import { loomMessageIn } from './loom-marker';
 import type { TranscriptPlace } from './paths';
 import type { Line } from './tail';
 
@@ -264,16 +265,19 @@ function readUserLine(atom: AtomMeta, r: Json, content: unknown): void {
   const trimmed = text?.trimStart() ?? null;
   atom.interrupt = isInterruptLine(trimmed);
   atom.terminalNote = isTerminalNote(trimmed);
+  const sent = r.isMeta === true ? loomMessageIn(trimmed) : null;
   atom.author = atom.interrupt
     ? { kind: 'system' }
-    : deriveAuthor({
-        promptSource: str(r.promptSource),
-        isMeta: r.isMeta === true,
-        isCompactSummary: r.isCompactSummary === true,
-        text: trimmed,
-        toolResultOnly: blocks > 0 && results === blocks,
-      });
-  if (trimmed !== null && isOpenerAuthor(atom.author)) atom.promptLine = promptLine(trimmed);
+    : sent
+      ? { kind: 'human', via: 'loom' }
+      : deriveAuthor({
+          promptSource: str(r.promptSource),
+          isMeta: r.isMeta === true,
+          isCompactSummary: r.isCompactSummary === true,
+          text: trimmed,
+          toolResultOnly: blocks > 0 && results === blocks,
+        });
+  if (trimmed !== null && isOpenerAuthor(atom.author)) atom.promptLine = promptLine(sent ? sent.text : trimmed);
 }
 
 function queuedPrompt(r: Json): string | null {

@@ -119,6 +119,12 @@ export class TranscriptTracker {
     await this.pump([...session.files.keys()][0]);
   }
 
+  /** Reads a session's files to their end now. */
+  async catchUp(key: string): Promise<void> {
+    const session = this.catalog.get(key);
+    if (session) await Promise.all([...session.files.keys()].map((path) => this.pump(path)));
+  }
+
   /** Reads a file to its end now, and once more shortly after the last signal. */
   private signal(path: string): void {
     const file = this.track(path);

@@ -70,6 +70,8 @@ export interface TestKernelOptions {
   limits?: Partial<QueryLimits>;
   httpTimeouts?: KernelOptions['httpTimeouts'];
   throttle?: KernelOptions['throttle'];
+  /** the `claude` driven sessions run (a stand-in) */
+  claudePath?: string;
 }
 
 /** `node` and the CLI as absolute paths: a command a hub may run on a linked host (hosts.json) */
@@ -98,6 +100,7 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     httpTimeouts: options.httpTimeouts,
     throttle: options.throttle,
+    claudePath: options.claudePath,
     log: (m) => logs.push(m),
   });
   await kernel.indexed;

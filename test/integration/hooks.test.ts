@@ -45,9 +45,12 @@ describe('loom hooks', () => {
     // theirs stays first and untouched; Loom's PreToolUse entry is for questions and plans only
     expect(installed.hooks.PreToolUse[0]).toEqual({ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit.sh' }] });
     expect(installed.hooks.PreToolUse[1]).toMatchObject({ matcher: 'AskUserQuestion|ExitPlanMode', hooks: [{ type: 'command' }] });
-    expect(installed.hooks.PreToolUse[1].hooks[0].command).toContain('loom-permission-hook.mjs');
-    expect(installed.hooks.PermissionRequest[0].hooks[0].command).toContain('loom-permission-hook.mjs');
+    expect(installed.hooks.PreToolUse[1].hooks[0].command).toContain('loom-action-hook.mjs');
+    expect(installed.hooks.PermissionRequest[0].hooks[0].command).toContain('loom-action-hook.mjs');
     expect(installed.hooks.Stop[0].hooks[0].command).toBe('say done');
+    // Stop runs both: the state line, then the hook that delivers prompts sent through Loom
+    expect(installed.hooks.Stop[1].hooks[0].command).toContain('loom-hook.sh');
+    expect(installed.hooks.Stop[2].hooks[0].command).toMatch(/loom-action-hook\.mjs' '.*' stop$/);
     for (const event of ['SessionStart', 'UserPromptSubmit', 'Notification', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd']) {
       expect(JSON.stringify(installed.hooks[event]), event).toContain('loom-hook.sh');
     }
@@ -77,14 +80,22 @@ describe('loom hooks', () => {
 
   it('brings an older install up to date in place: a moved Node or Loom runs from where it is now, and nothing is added twice', async () => {
     const settings = join(config, 'settings.json');
-    const old = { hooks: { Stop: [{ hooks: [{ type: 'command', command: "sh '/old/loom/server/bin/loom-hook.sh' Stop '/old/state'" }] }] } };
+    const old = {
+      hooks: {
+        Stop: [{ hooks: [{ type: 'command', command: "sh '/old/loom/server/bin/loom-hook.sh' Stop '/old/state'" }] }],
+        // 0.3 named the action hook after the one event it had
+        PermissionRequest: [{ hooks: [{ type: 'command', command: "'/old/node' '/old/loom/server/bin/loom-permission-hook.mjs' '/old/state'" }] }],
+      },
+    };
     writeFileSync(settings, JSON.stringify(old));
     await loom('hooks', 'install');
     const installed = JSON.parse(readFileSync(settings, 'utf8'));
-    expect(installed.hooks.Stop).toHaveLength(1);
+    expect(installed.hooks.Stop).toHaveLength(2);
     expect(installed.hooks.Stop[0].hooks[0].command).not.toContain('/old/');
     expect(installed.hooks.Stop[0].hooks[0].command).toContain(join('server', 'bin', 'loom-hook.sh'));
+    expect(installed.hooks.PermissionRequest).toHaveLength(1);
     expect(installed.hooks.PermissionRequest[0].hooks[0].command).toContain(process.execPath);
+    expect(installed.hooks.PermissionRequest[0].hooks[0].command).toContain('loom-action-hook.mjs');
   });
 
   it('refuses a settings.json that is not valid JSON and leaves it untouched', async () => {

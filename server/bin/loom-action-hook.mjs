@@ -1,8 +1,11 @@
-// Loom's PermissionRequest hook: `node loom-permission-hook.mjs <state dir>`, Claude Code's hook
-// JSON on stdin. It hands the request to this machine's kernel and waits for its answer, then
-// prints Claude Code's decision (or nothing: Claude Code's own dialog decides). Plain Node, no
-// dependencies, so it starts without compiling anything; it never waits on a kernel that is not
-// there, and it never outlives Claude Code's hook timeout.
+// Loom's hook for the events that carry an action: `node loom-action-hook.mjs <state dir> [stop]`,
+// Claude Code's hook JSON on stdin. For PermissionRequest (and PreToolUse) it hands the request
+// to this machine's kernel and waits for its answer; for Stop it asks whether a prompt sent
+// through Loom waits for this session. It prints what the kernel answers (or nothing: Claude Code
+// goes on as it would). Plain Node, no dependencies, so it starts without compiling anything; it
+// never waits on a kernel that is not there, and it never outlives Claude Code's hook timeout.
+// In a session Loom drives (LOOM_DRIVEN) it does nothing: canUseTool and the session's input do
+// this job there.
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -11,7 +14,10 @@ import { join } from 'node:path';
 const GIVE_UP_MS = 595_000;
 const MAX_INPUT = 4 * 2 ** 20;
 
-const stateDir = process.argv[2];
+const ROUTES = { permission: '/hook/permission-request', stop: '/hook/stop' };
+
+const [stateDir, kind = 'permission'] = process.argv.slice(2);
+if (process.env.LOOM_DRIVEN || !ROUTES[kind]) process.exit(0);
 setTimeout(() => process.exit(0), GIVE_UP_MS).unref();
 
 function kernel() {
@@ -42,7 +48,7 @@ function ask(target, body) {
       {
         hostname: target.hostname,
         port: target.port,
-        path: '/hook/permission-request',
+        path: ROUTES[kind],
         method: 'POST',
         headers: { host: target.host, 'content-type': 'application/json', 'x-loom-token': target.token, 'x-loom-session': process.env.LOOM_SESSION ?? '' },
       },

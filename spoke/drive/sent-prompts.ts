@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import type { SentPrompt, SentPromptState } from '../model/drive';
+import { Pulse } from '../model/pulse';
+import type { AtomMeta } from '../model/types';
+import { promptLine } from '../transcripts/author';
+
+// The prompts sent through Loom, per session, from the send until the transcript settles them:
+// DELIVERED when a prompt line with their text lands, DROPPED when the process that held them
+// died, or a later prompt landed without them. Never on a timer: a pending prompt stays pending
+// until an event says otherwise. A few settled ones are kept so a chat can show what happened.
+
+const SETTLED_KEPT = 20;
+/** a transcript line's timestamp may trail the send by this much and still be its landing */
+const CLOCK_SLACK_MS = 2000;
+
+export class SentPrompts {
+  private readonly bySession = new Map<string, SentPrompt[]>();
+  private readonly listeners = new Set<(sessionKey: string) => void>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** A session's prompts now, then again after each change (changes while the reader is busy collapse into one). */
+  follow(sessionKey: string): AsyncIterableIterator<SentPrompt[]> {
+    const listener = (key: string) => {
+      if (key === sessionKey) pulse.notify();
+    };
+    const pulse = new Pulse(() => this.listeners.delete(listener));
+    this.listeners.add(listener);
+    pulse.notify();
+    // not a generator: ending it must not wait for the next change
+    const prompts: AsyncIterableIterator<SentPrompt[]> = {
+      next: async () => ((await pulse.next()).done ? { value: undefined, done: true } : { value: this.of(sessionKey), done: false }),
+      return: async () => {
+        pulse.close();
+        return { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]: () => prompts,
+    };
+    return prompts;
+  }
+
+  private changed(sessionKey: string): void {
+    for (const listener of this.listeners) listener(sessionKey);
+  }
+
+  add(sessionKey: string, text: string, sentBy: string, state: 'QUEUED' | 'PENDING', reason: string | null = null): SentPrompt {
+    const prompt: SentPrompt = { id: randomUUID(), sessionKey, text, state, sentAt: this.now(), sentBy, atomUuid: null, reason };
+    this.listOf(sessionKey).push(prompt);
+    this.changed(sessionKey);
+    return prompt;
+  }
+
+  of(sessionKey: string): SentPrompt[] {
+    return [...(this.bySession.get(sessionKey) ?? [])];
+  }
+
+  get(id: string): SentPrompt | null {
+    for (const list of this.bySession.values()) for (const prompt of list) if (prompt.id === id) return prompt;
+    return null;
+  }
+
+  /** The open prompts of a session (QUEUED or PENDING), oldest first. */
+  open(sessionKey: string, state?: SentPromptState): SentPrompt[] {
+    return this.of(sessionKey).filter((p) => (state ? p.state === state : isOpen(p)));
+  }
+
+  /** Since when a session's user lines may settle a prompt; null when none is open. */
+  openSince(sessionKey: string): number | null {
+    const open = this.of(sessionKey).filter((p) => isOpen(p) || p.state === 'DROPPED');
+    return open.length > 0 ? Math.min(...open.map((p) => p.sentAt)) - CLOCK_SLACK_MS : null;
+  }
+
+  /**
+   * The user lines of a session since its oldest open prompt: each prompt line settles the
+   * oldest prompt with the same first line (a dropped one too, if it landed after all), and
+   * open prompts sent before a prompt that landed, but not landed themselves, were dropped.
+   */
+  landed(sessionKey: string, atoms: AtomMeta[]): void {
+    const list = this.bySession.get(sessionKey);
+    if (!list) return;
+    let moved = false;
+    for (const atom of atoms) {
+      if (atom.type !== 'user' || !atom.promptLine || list.some((p) => p.atomUuid === atom.uuid)) continue;
+      const match = list.find((p) => (isOpen(p) || p.state === 'DROPPED') && p.sentAt - CLOCK_SLACK_MS <= atom.t && promptLine(p.text) === atom.promptLine);
+      if (!match) continue;
+      Object.assign(match, { state: 'DELIVERED', atomUuid: atom.uuid, reason: null });
+      for (const earlier of list) {
+        if (earlier.sentAt < match.sentAt && earlier.state === 'PENDING') {
+          Object.assign(earlier, { state: 'DROPPED', reason: 'a later prompt reached the session and this one never did' });
+        }
+      }
+      moved = true;
+    }
+    if (moved) this.settle(sessionKey, list);
+  }
+
+  /** The process holding these prompts ended before they reached the transcript. */
+  dropPending(sessionKey: string, reason: string): void {
+    const list = this.bySession.get(sessionKey);
+    const pending = list?.filter((p) => p.state === 'PENDING') ?? [];
+    for (const prompt of pending) Object.assign(prompt, { state: 'DROPPED', reason });
+    if (pending.length > 0) this.settle(sessionKey, list!);
+  }
+
+  /** A queued prompt is on its way in a Stop hook's reason: it lands as that hook's feedback. */
+  handedOver(prompt: SentPrompt): void {
+    Object.assign(prompt, { state: 'PENDING', reason: null });
+    this.changed(prompt.sessionKey);
+  }
+
+  private settle(sessionKey: string, list: SentPrompt[]): void {
+    const settled = list.filter((p) => !isOpen(p));
+    if (settled.length > SETTLED_KEPT) {
+      const gone = new Set(settled.slice(0, settled.length - SETTLED_KEPT));
+      this.bySession.set(
+        sessionKey,
+        list.filter((p) => !gone.has(p)),
+      );
+    }
+    this.changed(sessionKey);
+  }
+
+  private listOf(sessionKey: string): SentPrompt[] {
+    let list = this.bySession.get(sessionKey);
+    if (!list) {
+      list = [];
+      this.bySession.set(sessionKey, list);
+    }
+    return list;
+  }
+}
+
+const isOpen = (p: SentPrompt): boolean => p.state === 'QUEUED' || p.state === 'PENDING';
