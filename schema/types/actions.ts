@@ -13,7 +13,9 @@ const ActionRef = builder.objectRef<ActionRecord>('Action').implement({
     seq: t.exposeInt('seq', { description: 'its place in this kernel’s log, from 1' }),
     at: t.field({ type: 'DateTime', resolve: (a) => a.at }),
     actor: t.exposeString('actor', { description: '`local` (this machine’s token) or `hub:<name>` (a hub acting through its link)' }),
-    action: t.exposeString('action', { description: 'the mutation: allowTool, denyTool, answerQuestion, approvePlan, rejectPlan, setAway' }),
+    action: t.exposeString('action', {
+      description: 'the mutation: allowTool, denyTool, answerQuestion, approvePlan, rejectPlan, setAway, startSession, sendPrompt, interrupt, resumeSession',
+    }),
     host: t.exposeString('host', { description: 'the host it was for' }),
     sessionId: t.exposeID('sessionId', { nullable: true }),
     requestId: t.exposeID('requestId', { nullable: true }),

@@ -30,6 +30,7 @@ export async function up(argv: string[]): Promise<void> {
       'allow-host': { type: 'string', multiple: true, default: [] },
       limit: { type: 'string', multiple: true, default: [] },
       'answer-wait': { type: 'string' },
+      claude: { type: 'string' },
     },
   });
   let limits: QueryLimits;
@@ -43,6 +44,7 @@ export async function up(argv: string[]): Promise<void> {
   if (answerWait !== undefined && !(Number.isInteger(answerWait) && answerWait >= 0 && answerWait <= 590)) {
     fail(`--answer-wait is the seconds a permission prompt waits for the dashboard (0 to 590), got "${values['answer-wait']}"`);
   }
+  const claude = values.claude ?? process.env.LOOM_CLAUDE;
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got "${values.port}"`);
   let projectsRoot = resolve(values.projects ?? defaultProjectsRoot());
@@ -62,6 +64,8 @@ export async function up(argv: string[]): Promise<void> {
     allowHosts: values['allow-host'],
     limits,
     answerWaitMs: answerWait === undefined ? undefined : answerWait * 1000,
+    // the sessions Loom drives run the user's own claude: this one, or the first on PATH
+    claudePath: claude && resolve(claude),
     hostName: values.name,
     log,
     onProgress: (p) => bar.update(p),

@@ -78,7 +78,7 @@ describe('startSession', () => {
     const changes = iterate(kernel.ws(), SESSIONS_CHANGED);
     const id = await start('hello there');
     for await (const frame of changes) if (frame.data?.sessionsChanged.session?.id === id) break;
-    await until(async () => texts(await session(id)).includes('Echo: hello there'));
+    await until(async () => texts(await session(id)).includes('Echo: hello there'), 'the reply to the first prompt');
     const s = (await session(id))!;
     expect(s.sentPrompts.map((p) => [p.text, p.state])).toEqual([['hello there', 'DELIVERED']]);
     expect(s.sentPrompts[0].atomId).toMatch(new RegExp(`^${id}:`));
@@ -104,46 +104,49 @@ describe('startSession', () => {
 describe('sendPrompt into a driven session', () => {
   it('queues a prompt sent mid-turn; it lands once, as the atom the pending prompt names', async () => {
     const id = await start('[slow:1500] build it');
-    await until(async () => (await session(id))?.driving === true);
+    await until(async () => (await session(id))?.driving === true, 'the driven turn to start');
     const sent = await kernel.gql(SEND, { id, text: 'also add tests', key: 'send-1' });
     expect(sent.data.sendPrompt.state).toBe('PENDING');
-    await until(async () => (await session(id))!.sentPrompts.every((p) => p.state === 'DELIVERED'));
+    await until(async () => (await session(id))!.sentPrompts.every((p) => p.state === 'DELIVERED'), 'every sent prompt to land');
     const s = (await session(id))!;
     expect(texts(s).filter((t) => t === 'also add tests')).toHaveLength(1);
     const landed = s.sentPrompts.find((p) => p.text === 'also add tests')!;
     expect(s.atoms.find((a) => a.id === landed.atomId)?.content).toEqual([{ __typename: 'TextBlock', text: 'also add tests' }]);
-    await until(async () => texts(await session(id)).includes('Echo: also add tests'));
+    await until(async () => texts(await session(id)).includes('Echo: also add tests'), 'the reply to the prompt sent mid-turn');
   });
 
   it('interrupts a working turn: the turn ends interrupted and the process takes the next prompt', async () => {
     const id = await start('[slow:5000] long job');
-    await until(async () => (await session(id))?.driving === true);
+    await until(async () => (await session(id))?.driving === true, 'the driven turn to start');
     const interrupted = await kernel.gql(INTERRUPT, { id, key: 'int-1' });
     expect(interrupted.data.interrupt).toBe(true);
-    await until(async () => texts(await session(id)).some((t) => t.startsWith('[Request interrupted by user')));
-    await until(async () => (await session(id))!.driving === false);
+    await until(async () => texts(await session(id)).some((t) => t.startsWith('[Request interrupted by user')), 'the interrupt line');
+    await until(async () => (await session(id))!.driving === false, 'the interrupted turn to end');
     await kernel.gql(SEND, { id, text: 'next one', key: 'send-2' });
-    await until(async () => texts(await session(id)).includes('Echo: next one'));
+    await until(async () => texts(await session(id)).includes('Echo: next one'), 'the reply after the interrupt');
     expect((await session(id))!.holder).toBe('LOOM');
   });
 
   it('asks permission through canUseTool as a request answered like any other', async () => {
     const id = await start('[tool:Bash:ls -la] look around');
     const PENDING = graphql(`{ permissionRequests { id toolName input sessionId } }`);
-    await until(async () => (await kernel.gql(PENDING)).data.permissionRequests.length === 1);
+    await until(async () => (await kernel.gql(PENDING)).data.permissionRequests.length === 1, "the driven session's permission request");
     const [request] = (await kernel.gql(PENDING)).data.permissionRequests;
     expect(request).toMatchObject({ toolName: 'Bash', sessionId: id, input: { command: 'ls -la' } });
     const ALLOW = graphql(`mutation ($id: ID!, $key: String!) { allowTool(requestId: $id, idempotencyKey: $key) { state } }`);
     expect((await kernel.gql(ALLOW, { id: request.id, key: 'allow-1' })).data.allowTool.state).toBe('ANSWERED');
-    await until(async () => texts(await session(id)).includes('Echo: [tool:Bash:ls -la] look around'));
+    await until(async () => texts(await session(id)).includes('Echo: [tool:Bash:ls -la] look around'), 'the reply after the allowed tool');
   });
 
   it('marks a prompt the process died holding as dropped, with why', async () => {
     const id = await start('[slow:3000] work');
-    await until(async () => (await session(id))?.driving === true);
+    await until(async () => (await session(id))?.driving === true, 'the driven turn to start');
     await kernel.gql(SEND, { id, text: '[die]', key: 'die' });
     await kernel.gql(SEND, { id, text: 'never read', key: 'never' });
-    await until(async () => (await session(id))!.sentPrompts.find((p) => p.text === 'never read')?.state === 'DROPPED');
+    await until(
+      async () => (await session(id))!.sentPrompts.find((p) => p.text === 'never read')?.state === 'DROPPED',
+      'the prompt the process died holding to be dropped',
+    );
     const s = (await session(id))!;
     expect(s.sentPrompts.find((p) => p.text === 'never read')?.reason).toMatch(/Claude Code (stopped|ended) before reading it/);
     expect(s.holder).toBe('NONE');
@@ -157,12 +160,12 @@ describe('resumeSession', () => {
     it(`continues a session nothing holds as the same session (${shape === 'same' ? 'appended to its file, as 2.1.x does' : 'a new file with a copy, as 1.0.x did'})`, async () => {
       process.env.STAND_IN_RESUME_SHAPE = shape;
       const id = await start('first part');
-      await until(async () => texts(await session(id)).includes('Echo: first part'));
+      await until(async () => texts(await session(id)).includes('Echo: first part'), "the first part's reply");
       await kernel.driving.stop(); // the process ends: nothing holds the session
-      await until(async () => (await session(id))!.holder === 'NONE');
+      await until(async () => (await session(id))!.holder === 'NONE', 'the session to be held by nothing');
       const resumed = await kernel.gql(RESUME, { id, prompt: 'second part', key: `resume-${shape}` });
       expect(resumed.errors).toBeUndefined();
-      await until(async () => texts(await session(id)).includes('Echo: second part'));
+      await until(async () => texts(await session(id)).includes('Echo: second part'), "the resumed part's reply");
       const s = (await session(id))!;
       expect(texts(s).filter((t) => t.startsWith('Echo:'))).toEqual(['Echo: first part', 'Echo: second part']);
       expect(s.files.length).toBe(shape === 'same' ? 1 : 2);
@@ -173,7 +176,7 @@ describe('resumeSession', () => {
 
   it('refuses to resume a session a process holds: two writers would corrupt it', async () => {
     const id = await start('[slow:3000] busy');
-    await until(async () => (await session(id))?.holder === 'LOOM');
+    await until(async () => (await session(id))?.holder === 'LOOM', 'Loom to hold the session');
     const res = await kernel.gql(RESUME, { id, prompt: 'again', key: 'resume-busy' });
     expect(res.errors?.[0]).toMatchObject({ extensions: { code: 'CONFLICT' } });
     expect(res.errors?.[0].message).toMatch(/already runs this session/);

@@ -319,7 +319,7 @@ async function runSteps() {
     const reason = await stopHookBlock(blocks > 0);
     if (turn.abort.signal.aborted) throw new Interrupted(false);
     if (reason === undefined || blocks === STOP_BLOCK_CAP) return;
-    chain({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: `Stop hook feedback:\n${reason}` }] }, isMeta: true });
+    chain({ type: 'user', message: { role: 'user', content: `Stop hook feedback:\n${reason}` }, isMeta: true });
     plan(reason);
   }
 }
