@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { until } from '../helpers/wait';
 // hooks in its settings: Loom never writes into it, only answers its Stop hook.
 
 const STAND_IN = join(import.meta.dirname, '..', 'stand-ins', 'claude-sdk.mjs');
+const ACTION_HOOK = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom-action-hook.mjs');
 
 let root: string;
 let workDir: string;
@@ -112,4 +113,18 @@ it('when not away, a prompt for an idle terminal session says it waits for the n
   const replies = async () => (await texts(id)).filter((t) => t.startsWith('Echo:'));
   await until(async () => (await replies()).length === 3, 'the reply to the delivered prompt');
   expect(await replies()).toEqual(['Echo: first', 'Echo: second', `Echo: [loom:${sent.id.split(':')[1]}] afterwards`]);
+});
+
+it('leaves a session Loom drives to its input: the action hook does nothing where LOOM_DRIVEN is set', async () => {
+  type('[slow:1500] working');
+  const id = await terminalSession();
+  await kernel.gql(SEND, { id, text: 'not through the hook', key: 'k4' });
+  const claudeId = id.split(':')[1];
+  const hook = spawnSync(process.execPath, [ACTION_HOOK, join(root, 'state'), 'stop'], {
+    input: JSON.stringify({ session_id: claudeId, hook_event_name: 'Stop', stop_hook_active: false }),
+    env: { ...process.env, LOOM_DRIVEN: '1' },
+    encoding: 'utf8',
+  });
+  expect([hook.status, hook.stdout]).toEqual([0, '']);
+  expect((await read(id)).session!.sentPrompts[0].state).toBe('QUEUED');
 });

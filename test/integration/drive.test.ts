@@ -183,6 +183,16 @@ describe('resumeSession', () => {
   });
 });
 
+it('stops a driven process cleanly with the kernel: its running turn is interrupted, and nothing holds the session after', async () => {
+  const id = await start('[slow:30000] a long job');
+  await until(async () => (await session(id))?.driving === true, 'the long turn to start');
+  const stopping = Date.now();
+  await kernel.driving.stop();
+  expect(Date.now() - stopping).toBeLessThan(5000);
+  await until(async () => texts(await session(id)).some((t) => t.startsWith('[Request interrupted by user')), 'the interrupt line');
+  expect((await session(id))!.holder).toBe('NONE');
+});
+
 it('writes each action to the audit log with the session it touched', async () => {
   const id = await start('audited');
   await kernel.gql(SEND, { id, text: 'and this', key: 'audit-send' });
