@@ -12,14 +12,14 @@ import { delegateQuery } from './delegate';
 export async function actOnHost<T>(
   ctx: Context,
   info: GraphQLResolveInfo,
-  act: { host: string; summary: string; requestId?: string; drop?: string[] },
+  act: { host: string; summary: string; sessionId?: string; requestId?: string; drop?: string[] },
 ): Promise<T> {
   const record = (result: string, message: string | null) =>
     ctx.actions.record({
       actor: ctx.actor,
       action: info.fieldName,
       host: act.host,
-      sessionId: null,
+      sessionId: act.sessionId ?? null,
       requestId: act.requestId ?? null,
       summary: act.summary,
       result,

@@ -8,8 +8,12 @@ import type { GraphQLField } from 'graphql';
 export type HubRoute =
   /** the hub answers it alone: its own kernel, its own links */
   | { kind: 'local' }
-  /** the host an id argument names (a session, a goal): asked there, or here for a local id */
-  | { kind: 'byHost'; arg: string }
+  /**
+   * the host an id argument names (a session, a goal): asked there, or here for a local id. A
+   * subscription is relayed as the host sends it; a `resumable` one (a session stream) picks up
+   * from its cursor after the link drops (resumable-stream.ts)
+   */
+  | { kind: 'byHost'; arg: string; resumable?: true }
   /** every host that is up, merged by the named rule */
   | { kind: 'merged'; rule: 'sessions' | 'feed' | 'timeline' | 'usage' | 'changes' | 'list' }
   /** its resolver asks the hosts it needs itself (a mutation over goals of several hosts) */

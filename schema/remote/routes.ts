@@ -26,7 +26,8 @@ export function routeToRemotes(schema: GraphQLSchema): void {
   for (const type of [schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!]) {
     for (const field of Object.values(type.getFields()) as Field[]) {
       const route = declaredRoute(type.name, field);
-      if (route.kind === 'byHost') (type === schema.getSubscriptionType() ? routeStream : routeByHost)(field, route.arg);
+      if (route.kind === 'byHost' && type === schema.getSubscriptionType()) routeStream(field, route.arg, route.resumable === true);
+      else if (route.kind === 'byHost') routeByHost(field, route.arg);
       else if (route.kind === 'merged') MERGES[route.rule](field);
     }
   }
@@ -222,11 +223,15 @@ const sinceArgument = (since: number): ArgumentNode => ({
 });
 
 /** A remote session's stream, resumed from its cursor across outages of the host. */
-function routeStream(field: Field, arg: string): void {
+function routeStream(field: Field, arg: string, resumable: boolean): void {
   const local = field.subscribe!;
   field.subscribe = (parent, args, ctx, info) => {
     const alias = hostOf(args[arg]);
-    if (!ctx.remotes.get(alias)) return local(parent, args, ctx, info);
-    return resumableStream(info, args, alias, ctx.remotes);
+    const remote = ctx.remotes.get(alias);
+    if (!remote) return local(parent, args, ctx, info);
+    if (resumable) return resumableStream(info, args, alias, ctx.remotes);
+    // each frame is whole (a list as it is now): a client that subscribes again loses nothing
+    const { document, variables, adopt } = delegation(info, remote);
+    return mapIterator(remote.subscribe(document, variables), adopt);
   };
 }

@@ -130,9 +130,17 @@ function requireKey(idempotencyKey: string): void {
   if (idempotencyKey.trim() === '') throw new GraphQLError('"idempotencyKey" must not be empty', { extensions: { code: 'BAD_USER_INPUT' } });
 }
 
-/** Acts here when the host is this kernel, else sends the same mutation to the host (after its trust tier allows it). */
-function onHost<T>(ctx: Context, info: GraphQLResolveInfo, host: string, summary: string, local: () => Promise<T>): Promise<T> {
-  return host === localHost(ctx) ? local() : actOnHost<T>(ctx, info, { host, summary });
+/**
+ * Acts here when the host is this kernel, else sends the same mutation to the host (after its
+ * trust tier allows it), without the arguments in `drop` (a `host` naming it by the hub's alias).
+ */
+function onHost<T>(
+  ctx: Context,
+  info: GraphQLResolveInfo,
+  at: { host: string; sessionId?: string; summary: string; drop?: string[] },
+  local: () => Promise<T>,
+): Promise<T> {
+  return at.host === localHost(ctx) ? local() : actOnHost<T>(ctx, info, at);
 }
 
 builder.mutationField('startSession', (t) =>
@@ -153,7 +161,7 @@ builder.mutationField('startSession', (t) =>
     resolve: (_, args, ctx, info) => {
       requireKey(args.idempotencyKey);
       const host = args.host ?? localHost(ctx);
-      return onHost(ctx, info, host, `start in ${args.dir}`, async () => {
+      return onHost(ctx, info, { host, summary: `start in ${args.dir}`, drop: ['host'] }, async () => {
         const request = { dir: args.dir, prompt: args.prompt, model: args.model ?? null, permissionMode: args.permissionMode ?? null };
         const started = await ctx.driving.start(request, ctx.actor, args.idempotencyKey);
         return { host, ...started };
@@ -173,7 +181,10 @@ builder.mutationField('sendPrompt', (t) =>
     resolve: (_, args, ctx, info) => {
       requireKey(args.idempotencyKey);
       const { host, key } = parseSessionId(String(args.sessionId));
-      return onHost(ctx, info, host, 'send a prompt', async () => ({ host, prompt: await ctx.driving.send(key, args.text, ctx.actor, args.idempotencyKey) }));
+      return onHost(ctx, info, { host, sessionId: String(args.sessionId), summary: 'send a prompt' }, async () => ({
+        host,
+        prompt: await ctx.driving.send(key, args.text, ctx.actor, args.idempotencyKey),
+      }));
     },
   }),
 );
@@ -187,7 +198,9 @@ builder.mutationField('interrupt', (t) =>
     resolve: (_, args, ctx, info) => {
       requireKey(args.idempotencyKey);
       const { host, key } = parseSessionId(String(args.sessionId));
-      return onHost(ctx, info, host, 'interrupt', () => ctx.driving.interrupt(key, ctx.actor, args.idempotencyKey));
+      return onHost(ctx, info, { host, sessionId: String(args.sessionId), summary: 'interrupt' }, () =>
+        ctx.driving.interrupt(key, ctx.actor, args.idempotencyKey),
+      );
     },
   }),
 );
@@ -203,7 +216,10 @@ builder.mutationField('resumeSession', (t) =>
     resolve: (_, args, ctx, info) => {
       requireKey(args.idempotencyKey);
       const { host, key } = parseSessionId(String(args.sessionId));
-      return onHost(ctx, info, host, 'resume', async () => ({ host, prompt: await ctx.driving.resume(key, args.prompt, ctx.actor, args.idempotencyKey) }));
+      return onHost(ctx, info, { host, sessionId: String(args.sessionId), summary: 'resume' }, async () => ({
+        host,
+        prompt: await ctx.driving.resume(key, args.prompt, ctx.actor, args.idempotencyKey),
+      }));
     },
   }),
 );

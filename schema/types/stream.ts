@@ -28,7 +28,7 @@ const StreamFrameRef = builder.objectRef<StreamFrame>('StreamFrame').implement({
 
 builder.subscriptionField('sessionStream', (t) =>
   t.field({
-    extensions: hubRoute({ kind: 'byHost', arg: 'sessionId' }),
+    extensions: hubRoute({ kind: 'byHost', arg: 'sessionId', resumable: true }),
     type: StreamFrameRef,
     description: "A session's atoms: a snapshot (the newest atoms, or those after `cursor`), then every new atom, in order, once.",
     args: {
