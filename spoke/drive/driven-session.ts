@@ -35,11 +35,17 @@ export class DrivenSession {
   claudeSessionId: string | null = null;
   working = true;
   alive = true;
+  /** the Claude Code session it writes, once its init message says; rejects if it ends first */
+  readonly began: Promise<string>;
+  private beginning!: { resolve: (id: string) => void; reject: (error: Error) => void };
 
   constructor(
     firstPrompt: string,
     private readonly options: DrivenSessionOptions,
   ) {
+    this.began = new Promise((resolve, reject) => {
+      this.beginning = { resolve, reject };
+    });
     this.input.push(firstPrompt);
     this.run = query({
       prompt: this.input,
@@ -85,6 +91,7 @@ export class DrivenSession {
           if (this.claudeSessionId !== message.session_id) {
             this.claudeSessionId = message.session_id;
             this.options.began(message.session_id);
+            this.beginning.resolve(message.session_id);
           }
         } else if (message.type === 'result') {
           this.setWorking(false);
@@ -98,6 +105,7 @@ export class DrivenSession {
     this.alive = false;
     this.working = false;
     this.input.end();
+    this.beginning.reject(new Error(error ?? 'Claude Code ended before it began a session'));
     this.options.exited(error);
   }
 

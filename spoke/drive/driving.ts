@@ -100,12 +100,14 @@ export class Driving {
   send(key: string, text: string, actor: string, idempotencyKey: string): Promise<SentPrompt> {
     return this.actions.act(idempotencyKey, { actor, action: 'sendPrompt', sessionKey: key, summary: summaryOf(text) }, async () => {
       const prompt = promptText(text);
-      await this.requireSession(key);
-      const holder = this.holder(key);
-      if (holder === 'LOOM') {
-        this.driven.get(key)!.send(prompt);
+      // a session Loom started a moment ago may not have been read yet: its process is enough
+      const driven = this.driven.get(key);
+      if (driven?.alive) {
+        driven.send(prompt);
         return this.sent(key, prompt, actor);
       }
+      await this.requireSession(key);
+      const holder = this.holder(key);
       if (holder === 'NONE') throw new ConflictError('no process holds this session: resume it (resumeSession) to send it a prompt');
       const queued = this.prompts.add(key, prompt, actor, 'QUEUED', this.queuedReason(key));
       this.delivery.queued(key);
@@ -116,9 +118,9 @@ export class Driving {
 
   interrupt(key: string, actor: string, idempotencyKey: string): Promise<boolean> {
     return this.actions.act(idempotencyKey, { actor, action: 'interrupt', sessionKey: key, summary: 'interrupt' }, async () => {
-      await this.requireSession(key);
       const session = this.driven.get(key);
       if (!session?.alive) {
+        await this.requireSession(key);
         throw new ConflictError(this.holder(key) === 'TERMINAL' ? 'a terminal holds this session: interrupt it there (Esc)' : 'no process runs this session');
       }
       const wasWorking = session.working;
@@ -153,9 +155,13 @@ export class Driving {
     return this.delivery.stopHookAsks(input, signal);
   }
 
-  /** The session's transcript changed: prompts it was waiting for may have landed. */
+  /** The session changed (its transcript, its live state): prompts it was waiting for may have landed, or lost their way. */
   transcriptChanged(key: string): void {
-    if (this.prompts.openSince(key) !== null) void this.check(key);
+    if (this.prompts.openSince(key) === null) return;
+    void this.check(key).then(() => {
+      // the terminal session ended without another turn end: its Stop hook will not come
+      if (this.holder(key) === 'NONE') this.prompts.drop(key, 'QUEUED', 'the session ended at its terminal before a turn end took it: resume it to send it');
+    });
   }
 
   /** Stops every process Loom started: each turn interrupted, its input closed, killed if it lingers. */
@@ -198,20 +204,20 @@ export class Driving {
   }
 
   /** Waits for Claude Code to say which session it writes; the Loom session key. */
-  private began(session: DrivenSession): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const started = this.options.now();
-      const poll = setInterval(() => {
-        if (session.claudeSessionId) {
-          clearInterval(poll);
-          resolve(this.source.keyOf(session.claudeSessionId));
-        } else if (!session.alive || this.options.now() - started > BEGIN_WAIT_MS) {
-          clearInterval(poll);
-          void session.stop();
-          reject(new UnavailableError('Claude Code did not start: see the kernel log for what it said'));
-        }
-      }, 20);
+  private async began(session: DrivenSession): Promise<string> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no session after ${BEGIN_WAIT_MS / 1000} s`)), BEGIN_WAIT_MS);
     });
+    try {
+      return this.source.keyOf(await Promise.race([session.began, late]));
+    } catch (err) {
+      this.options.log(`Claude Code did not start a session: ${(err as Error).message}`);
+      void session.stop();
+      throw new UnavailableError('Claude Code did not start: see the kernel log for what it said');
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** canUseTool: the driven session's question becomes a request answered like any other. */
@@ -262,7 +268,7 @@ export class Driving {
   private async ended(key: string, error: string | null): Promise<void> {
     await this.source.catchUp(key);
     await this.check(key);
-    this.prompts.dropPending(key, error ? `Claude Code stopped before reading it (${error})` : 'Claude Code ended before reading it');
+    this.prompts.drop(key, 'PENDING', error ? `Claude Code stopped before reading it (${error})` : 'Claude Code ended before reading it');
     this.source.touched(key);
   }
 

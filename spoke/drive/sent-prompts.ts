@@ -94,12 +94,12 @@ export class SentPrompts {
     if (moved) this.settle(sessionKey, list);
   }
 
-  /** The process holding these prompts ended before they reached the transcript. */
-  dropPending(sessionKey: string, reason: string): void {
+  /** What held a session's prompts in this state ended before they reached the transcript. */
+  drop(sessionKey: string, state: 'QUEUED' | 'PENDING', reason: string): void {
     const list = this.bySession.get(sessionKey);
-    const pending = list?.filter((p) => p.state === 'PENDING') ?? [];
-    for (const prompt of pending) Object.assign(prompt, { state: 'DROPPED', reason });
-    if (pending.length > 0) this.settle(sessionKey, list!);
+    const lost = list?.filter((p) => p.state === state) ?? [];
+    for (const prompt of lost) Object.assign(prompt, { state: 'DROPPED', reason });
+    if (lost.length > 0) this.settle(sessionKey, list!);
   }
 
   /** A queued prompt is on its way in a Stop hook's reason: it lands as that hook's feedback. */

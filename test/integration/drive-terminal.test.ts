@@ -15,6 +15,7 @@ import { until } from '../helpers/wait';
 
 const STAND_IN = join(import.meta.dirname, '..', 'stand-ins', 'claude-sdk.mjs');
 const ACTION_HOOK = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom-action-hook.mjs');
+const STATE_HOOK = join(import.meta.dirname, '..', '..', 'server', 'bin', 'loom-hook.sh');
 
 let root: string;
 let workDir: string;
@@ -127,4 +128,20 @@ it('leaves a session Loom drives to its input: the action hook does nothing wher
   });
   expect([hook.status, hook.stdout]).toEqual([0, '']);
   expect((await read(id)).session!.sentPrompts[0].state).toBe('QUEUED');
+});
+
+it('drops a queued prompt when its terminal session ends before another turn end, saying to resume', async () => {
+  type('hello');
+  const id = await terminalSession();
+  await until(async () => results === 1 && (await idle(id)), 'the turn to end and its Stop hook to let it go');
+  await kernel.gql(SEND, { id, text: 'too late', key: 'k5' });
+  // the person quits Claude Code at the terminal: its SessionEnd hook runs
+  const ended = spawnSync('sh', [STATE_HOOK, 'SessionEnd', join(root, 'state')], {
+    input: JSON.stringify({ session_id: id.split(':')[1], hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' }),
+  });
+  expect(ended.status).toBe(0);
+  await until(async () => (await read(id)).session?.sentPrompts[0].state === 'DROPPED', 'the queued prompt to be dropped');
+  expect((await read(id)).session!.sentPrompts[0]).toMatchObject({ text: 'too late' });
+  const SENT = graphql(`query ($id: ID!) { session(id: $id) { holder sentPrompts { reason } } }`);
+  expect((await kernel.gql(SENT, { id })).data.session).toEqual({ holder: 'NONE', sentPrompts: [{ reason: expect.stringMatching(/resume it/) }] });
 });
