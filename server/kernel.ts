@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { LinkedHosts, type LinkedHostsOptions } from '../federation/linked-hosts';
 import { Actions, ANSWER_WAIT_MS } from '../spoke/act/actions';
@@ -104,6 +105,8 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     now: options.now ?? Date.now,
     log,
     stopWaitMs: options.answerWaitMs ?? ANSWER_WAIT_MS,
+    // where Claude Code keeps the folders a person trusted: beside the projects folder with CLAUDE_CONFIG_DIR, else in HOME
+    trustFiles: [join(dirname(options.projectsRoot), '.claude.json'), join(homedir(), '.claude.json')],
   });
   // hosts.json is read before anything listens: a bad one stops the start with the field and why
   const hosts = new LinkedHosts({ stateDir: options.stateDir, localName: source.hosts()[0].name, log, ...options.federation });

@@ -36,12 +36,20 @@ const SentPromptStateEnum = builder.enumType('SentPromptState', {
   } as const,
 });
 
+const PromptDeliveryEnum = builder.enumType('PromptDelivery', {
+  values: {
+    INPUT: { description: 'into the input of a process Loom drives: read at its next tool or turn boundary' },
+    STOP_HOOK: { description: "as the reason of a terminal session's Stop hook, at its turn end" },
+  } as const,
+});
+
 const SentPromptRef = builder.objectRef<SentPromptNode>('SentPrompt').implement({
   description: 'A prompt sent through Loom, from the send until the transcript settles it: never retired by a timer.',
   fields: (t) => ({
     id: t.id({ resolve: (n) => `${n.host}:${n.prompt.id}` }),
     sessionId: t.id({ resolve: (n) => sessionId(n.host, n.prompt.sessionKey) }),
     text: t.string({ resolve: (n) => n.prompt.text }),
+    delivery: t.field({ type: PromptDeliveryEnum, resolve: (n) => n.prompt.delivery }),
     state: t.field({ type: SentPromptStateEnum, resolve: (n) => n.prompt.state }),
     sentAt: t.field({ type: 'DateTime', resolve: (n) => n.prompt.sentAt }),
     sentBy: t.string({ description: '`local` or `hub:<name>`', resolve: (n) => n.prompt.sentBy }),

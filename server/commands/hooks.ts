@@ -73,11 +73,11 @@ function uninstall(path: string, stateDir: string): void {
     return;
   }
   const settings = parseSettings(text, path);
-  if (loomHookEvents(settings).length === 0) {
+  const cleaned = withoutLoomHooks(settings);
+  if (isDeepStrictEqual(cleaned, settings)) {
     process.stdout.write(`Loom's hooks are not in ${path}\n`);
     return;
   }
-  const cleaned = withoutLoomHooks(settings);
   const pristine = readPristine(stateDir);
   if (pristine && isDeepStrictEqual(cleaned, parseSettings(pristine.text, path))) {
     // Nothing else changed since install: give back the very same bytes (or no file at all).

@@ -101,7 +101,8 @@ export class Actions {
    * code it failed with. What `act` returns says which session it touched and how it went.
    */
   act<T>(idempotencyKey: string, entry: { actor: string; action: string; sessionKey: string | null; summary: string }, act: () => Promise<T>): Promise<T> {
-    return this.outcomes.once(idempotencyKey, async () => {
+    // a key answers for one kind of action: the same key on another mutation is another action
+    return this.outcomes.once(`${entry.action}:${idempotencyKey}`, async () => {
       const { host } = this.options;
       const base = {
         actor: entry.actor,

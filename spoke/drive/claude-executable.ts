@@ -14,7 +14,8 @@ export function claudeExecutable(configured: string | null, path = process.env.P
     return configured;
   }
   for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
+    // a relative entry would be looked up from the session's directory: never run a claude found there
+    if (!isAbsolute(dir)) continue;
     const candidate = join(dir, 'claude');
     if (runnable(candidate)) return candidate;
   }

@@ -76,9 +76,10 @@ export class DrivenSession {
   /** Ends the process: its turn is interrupted, its input closed, and it is killed if it lingers. */
   async stop(): Promise<void> {
     if (!this.alive) return;
-    if (this.working) await this.run.interrupt().catch(() => {});
-    this.input.end();
+    // armed first: a process that does not even answer the interrupt is killed all the same
     const grace = setTimeout(() => this.abort.abort(), STOP_GRACE_MS);
+    if (this.working) await Promise.race([this.run.interrupt().catch(() => {}), this.done]);
+    this.input.end();
     await this.done;
     clearTimeout(grace);
   }

@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CanUseTool, PermissionMode, PermissionResult, PermissionUpdate } from '@anthropic-ai/claude-agent-sdk';
 import type { Actions } from '../act/actions';
 import type { SentPrompt, SessionHolder } from '../model/drive';
@@ -9,6 +9,7 @@ import type { AtomMeta } from '../model/types';
 import { claudeExecutable } from './claude-executable';
 import { DrivenSession } from './driven-session';
 import { SentPrompts } from './sent-prompts';
+import { startDirectory } from './start-directory';
 import { type StopHookInput, TerminalDelivery } from './terminal-delivery';
 
 // Sessions driven from Loom: started, sent to, interrupted and resumed on this machine. A session
@@ -28,6 +29,8 @@ export interface DrivenSessionsSource {
   userAtomsSince(key: string, since: number): Promise<AtomMeta[]>;
   /** something about the session changed that is not in its transcript (its holder, its work) */
   touched(key: string): void;
+  /** the directories sessions ran in */
+  projectDirectories(first: number): { dir: string }[];
 }
 
 export interface DrivingOptions {
@@ -38,6 +41,8 @@ export interface DrivingOptions {
   log: (message: string) => void;
   /** how long the Stop hook of an idle session is held for a prompt while away */
   stopWaitMs: number;
+  /** Claude Code's .claude.json files, whose accepted folders a session may start in (start-directory.ts) */
+  trustFiles: string[];
 }
 
 /** The modes a session may be started in from Loom: nothing that skips permission prompts. */
@@ -57,11 +62,12 @@ const MAX_PROMPT = 100_000;
 export class Driving {
   readonly prompts: SentPrompts;
   private readonly delivery: TerminalDelivery;
-  /** driven processes by Loom session key */
+  /** driven processes by Loom session key, from the moment the key is known */
   private readonly driven = new Map<string, DrivenSession>();
-  /** when a driven process of the session ended: hook states older than that are its own */
-  private readonly endedAt = new Map<string, number>();
+  /** every process started and not yet ended, a start still waiting for its key too */
+  private readonly running = new Set<DrivenSession>();
   private readonly checking = new Map<string, Promise<void>>();
+  private stopping = false;
 
   constructor(
     private readonly source: DrivenSessionsSource,
@@ -69,17 +75,20 @@ export class Driving {
     private readonly options: DrivingOptions,
   ) {
     this.prompts = new SentPrompts(options.now);
-    this.delivery = new TerminalDelivery(this.prompts, { keyOf: (id) => source.keyOf(id), away: () => actions.away().on, waitMs: options.stopWaitMs });
+    this.delivery = new TerminalDelivery(this.prompts, {
+      keyOf: (id) => source.keyOf(id),
+      away: () => actions.away().on,
+      waitMs: options.stopWaitMs,
+      // the live-state hook has just written IDLE, and no UserPromptSubmit follows a Stop hook's prompt
+      delivered: (claudeId) => this.appendHookLine(claudeId, 'LoomDelivered', null),
+    });
   }
 
   /** Who holds the session's transcript now. */
   holder(key: string): SessionHolder {
     if (this.driven.get(key)?.alive) return 'LOOM';
     const live = this.source.liveState(key);
-    if (live.state === 'UNKNOWN' || live.state === 'CLOSED' || live.since === null) return 'NONE';
-    // a process Loom drove ended after this state was written (killed, or its hooks said nothing at the end)
-    if (live.since <= (this.endedAt.get(key) ?? -1)) return 'NONE';
-    return 'TERMINAL';
+    return live.state === 'UNKNOWN' || live.state === 'CLOSED' ? 'NONE' : 'TERMINAL';
   }
 
   /** Is a process Loom drives in the middle of a turn? */
@@ -89,7 +98,11 @@ export class Driving {
 
   start(request: StartRequest, actor: string, idempotencyKey: string): Promise<{ key: string; prompt: SentPrompt }> {
     return this.actions.act(idempotencyKey, { actor, action: 'startSession', sessionKey: null, summary: `in ${request.dir}` }, async () => {
-      const dir = directory(request.dir);
+      const dir = startDirectory(
+        request.dir,
+        this.source.projectDirectories(Number.MAX_SAFE_INTEGER).map((d) => d.dir),
+        this.options.trustFiles,
+      );
       const text = promptText(request.prompt);
       const session = this.spawn(text, { cwd: dir, resume: null, key: null, model: request.model, permissionMode: request.permissionMode });
       const key = await this.began(session);
@@ -109,7 +122,7 @@ export class Driving {
       await this.requireSession(key);
       const holder = this.holder(key);
       if (holder === 'NONE') throw new ConflictError('no process holds this session: resume it (resumeSession) to send it a prompt');
-      const queued = this.prompts.add(key, prompt, actor, 'QUEUED', this.queuedReason(key));
+      const queued = this.prompts.add(key, prompt, actor, 'STOP_HOOK', this.queuedReason(key));
       this.delivery.queued(key);
       void this.check(key);
       return queued;
@@ -160,46 +173,56 @@ export class Driving {
     if (this.prompts.openSince(key) === null) return;
     void this.check(key).then(() => {
       // the terminal session ended without another turn end: its Stop hook will not come
-      if (this.holder(key) === 'NONE') this.prompts.drop(key, 'QUEUED', 'the session ended at its terminal before a turn end took it: resume it to send it');
+      if (this.holder(key) === 'NONE') {
+        this.prompts.drop(key, (p) => p.delivery === 'STOP_HOOK', 'the session ended at its terminal before a turn end took it: resume it to send it');
+      }
     });
   }
 
   /** Stops every process Loom started: each turn interrupted, its input closed, killed if it lingers. */
   async stop(): Promise<void> {
+    this.stopping = true;
     this.delivery.stop();
-    await Promise.all([...this.driven.values()].map((s) => s.stop()));
+    await Promise.all([...this.running].map((s) => s.stop()));
   }
 
   private spawn(
     firstPrompt: string,
     at: { cwd: string; resume: string | null; key: string | null; model: string | null; permissionMode: PermissionMode | null },
   ): DrivenSession {
+    if (this.stopping) throw new UnavailableError('the kernel is stopping');
     const executable = claudeExecutable(this.options.claudePath);
     let key = at.key;
     const session: DrivenSession = new DrivenSession(firstPrompt, {
       executable,
       cwd: at.cwd,
       model: at.model,
-      permissionMode: at.permissionMode,
+      // always said: Claude Code would otherwise take the user's defaultMode, which may skip every prompt
+      permissionMode: at.permissionMode ?? 'default',
       resume: at.resume,
       // LOOM_DRIVEN tells Loom's own hooks to leave this session's permissions to canUseTool
       env: { ...process.env, LOOM_DRIVEN: '1', ...(key && { LOOM_SESSION: key }) },
       canUseTool: (toolName, input, options) => this.asks(session, toolName, input, options),
       began: (claudeId) => {
-        if (key && claudeId !== at.resume) this.identify(claudeId, key); // a resume that opened a new file
+        if (key && claudeId !== at.resume) this.appendHookLine(claudeId, 'LoomDriven', key); // a resume that opened a new file
         key ??= this.source.keyOf(claudeId);
         this.driven.set(key, session);
         this.source.touched(key);
       },
       changed: () => key && this.source.touched(key),
       exited: (error) => {
+        this.running.delete(session);
         if (error) this.options.log(`claude in ${at.cwd} ended: ${error}`);
+        // said where a restarted kernel reads it too: nothing holds the session any more
+        if (session.claudeSessionId) this.appendHookLine(session.claudeSessionId, 'LoomDrivenEnd', null);
         if (!key) return;
         if (this.driven.get(key) === session) this.driven.delete(key);
-        this.endedAt.set(key, this.options.now());
         void this.ended(key, error);
       },
     });
+    this.running.add(session);
+    // a resume holds its session from this moment: a second resume or a send finds it taken
+    if (key) this.driven.set(key, session);
     return session;
   }
 
@@ -243,7 +266,7 @@ export class Driving {
   }
 
   private sent(key: string, text: string, actor: string): SentPrompt {
-    const prompt = this.prompts.add(key, text, actor, 'PENDING');
+    const prompt = this.prompts.add(key, text, actor, 'INPUT');
     void this.check(key);
     return prompt;
   }
@@ -268,7 +291,7 @@ export class Driving {
   private async ended(key: string, error: string | null): Promise<void> {
     await this.source.catchUp(key);
     await this.check(key);
-    this.prompts.drop(key, 'PENDING', error ? `Claude Code stopped before reading it (${error})` : 'Claude Code ended before reading it');
+    this.prompts.drop(key, (p) => p.delivery === 'INPUT', error ? `Claude Code stopped before reading it (${error})` : 'Claude Code ended before reading it');
     this.source.touched(key);
   }
 
@@ -278,21 +301,19 @@ export class Driving {
     return "waits for the session's turn to end, then is delivered by Loom's Stop hook";
   }
 
-  /** Records that a Claude Code session (a resume's new file) belongs to a Loom session, as the hooks do for `loom run`. */
-  private identify(claudeId: string, key: string): void {
+  /**
+   * Writes a line to a Claude Code session's hook state log, as the hooks do: that a resume's new
+   * file continues a Loom session (the registry `loom run` uses), that a driven process ended,
+   * that a Stop hook delivery set the session going again (hook-state.ts reads them).
+   */
+  private appendHookLine(claudeId: string, event: 'LoomDriven' | 'LoomDrivenEnd' | 'LoomDelivered', key: string | null): void {
     const states = join(this.options.stateDir, 'states');
-    const input = JSON.stringify({ session_id: claudeId });
+    const line = { t: new Date(this.options.now()).toISOString(), event, loom_session: key, input: JSON.stringify({ session_id: claudeId }) };
     try {
       mkdirSync(states, { recursive: true, mode: 0o700 });
-      appendFileSync(
-        join(states, `${claudeId}.jsonl`),
-        `${JSON.stringify({ t: new Date(this.options.now()).toISOString(), event: 'LoomDriven', loom_session: key, input })}\n`,
-        {
-          mode: 0o600,
-        },
-      );
+      appendFileSync(join(states, `${claudeId}.jsonl`), `${JSON.stringify(line)}\n`, { mode: 0o600 });
     } catch (err) {
-      this.options.log(`could not record that ${claudeId} continues ${key}: ${(err as Error).message}`);
+      this.options.log(`could not write ${event} for ${claudeId}: ${(err as Error).message}`);
     }
   }
 
@@ -301,18 +322,6 @@ export class Driving {
     if (!files) throw new NotFoundError(`no session ${key} on this machine`);
     return files;
   }
-}
-
-/** An existing directory, as an absolute path with links resolved. */
-function directory(dir: string): string {
-  if (!isAbsolute(dir)) throw new BadInputError(`"${dir}" is not an absolute path: give the project's full directory`);
-  try {
-    const real = realpathSync(dir);
-    if (statSync(real).isDirectory()) return real;
-  } catch {
-    // said below
-  }
-  throw new BadInputError(`${dir} is not a directory on this machine`);
 }
 
 function promptText(text: string): string {

@@ -1,4 +1,5 @@
 import type { SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import { ConflictError } from '../model/source';
 
 // The input stream of a session Loom drives: the Agent SDK reads prompts from this async
 // iterable as Claude Code asks for them, so a prompt pushed mid-turn waits here (or in Claude
@@ -10,7 +11,7 @@ export class PromptQueue implements AsyncIterable<SDKUserMessage> {
   private ended = false;
 
   push(text: string): void {
-    if (this.ended) throw new Error('the session no longer takes input');
+    if (this.ended) throw new ConflictError('this Claude Code process is ending and takes no more input: resume the session once it has');
     this.waiting.push({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null });
     this.wake?.();
   }

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { SentPrompt, SentPromptState } from '../model/drive';
+import type { PromptDelivery, SentPrompt, SentPromptState } from '../model/drive';
 import { Pulse } from '../model/pulse';
 import type { AtomMeta } from '../model/types';
 import { promptLine } from '../transcripts/author';
 
-// The prompts sent through Loom, per session, from the send until the transcript settles them:
-// DELIVERED when a prompt line with their text lands, DROPPED when the process that held them
-// died, or a later prompt landed without them. Never on a timer: a pending prompt stays pending
-// until an event says otherwise. A few settled ones are kept so a chat can show what happened.
+// The prompts sent through Loom, per session, from the send until the transcript settles them,
+// never on a timer. A prompt for a driven process's input is DELIVERED when a prompt line with
+// its first line lands after it was sent, and DROPPED when the process ended without writing it,
+// or a prompt sent after it landed first. A prompt a Stop hook delivers is settled only by the
+// line carrying its id (loom-marker.ts): a line the person typed never settles it. A few settled
+// ones are kept so a chat can show what happened.
 
 const SETTLED_KEPT = 20;
 /** a transcript line's timestamp may trail the send by this much and still be its landing */
@@ -43,8 +45,9 @@ export class SentPrompts {
     for (const listener of this.listeners) listener(sessionKey);
   }
 
-  add(sessionKey: string, text: string, sentBy: string, state: 'QUEUED' | 'PENDING', reason: string | null = null): SentPrompt {
-    const prompt: SentPrompt = { id: randomUUID(), sessionKey, text, state, sentAt: this.now(), sentBy, atomUuid: null, reason };
+  add(sessionKey: string, text: string, sentBy: string, delivery: PromptDelivery, reason: string | null = null): SentPrompt {
+    const state = delivery === 'INPUT' ? 'PENDING' : 'QUEUED';
+    const prompt: SentPrompt = { id: randomUUID(), sessionKey, text, delivery, state, sentAt: this.now(), sentBy, atomUuid: null, reason };
     this.listOf(sessionKey).push(prompt);
     this.changed(sessionKey);
     return prompt;
@@ -66,14 +69,14 @@ export class SentPrompts {
 
   /** Since when a session's user lines may settle a prompt; null when none is open. */
   openSince(sessionKey: string): number | null {
-    const open = this.of(sessionKey).filter((p) => isOpen(p) || p.state === 'DROPPED');
+    const open = this.open(sessionKey);
     return open.length > 0 ? Math.min(...open.map((p) => p.sentAt)) - CLOCK_SLACK_MS : null;
   }
 
   /**
-   * The user lines of a session since its oldest open prompt: each prompt line settles the
-   * oldest prompt with the same first line (a dropped one too, if it landed after all), and
-   * open prompts sent before a prompt that landed, but not landed themselves, were dropped.
+   * The user lines of a session since its oldest open prompt: a line with Loom's marker settles
+   * the prompt it names; another prompt line the oldest pending input prompt with the same first
+   * line. Pending input prompts sent before one that landed, and not landed themselves, were dropped.
    */
   landed(sessionKey: string, atoms: AtomMeta[]): void {
     const list = this.bySession.get(sessionKey);
@@ -81,11 +84,14 @@ export class SentPrompts {
     let moved = false;
     for (const atom of atoms) {
       if (atom.type !== 'user' || !atom.promptLine || list.some((p) => p.atomUuid === atom.uuid)) continue;
-      const match = list.find((p) => (isOpen(p) || p.state === 'DROPPED') && p.sentAt - CLOCK_SLACK_MS <= atom.t && promptLine(p.text) === atom.promptLine);
+      const marked = atom.author?.kind === 'human' ? atom.author.messageId : undefined;
+      const match = marked
+        ? list.find((p) => p.id === marked && isOpen(p))
+        : list.find((p) => p.delivery === 'INPUT' && p.state === 'PENDING' && p.sentAt - CLOCK_SLACK_MS <= atom.t && promptLine(p.text) === atom.promptLine);
       if (!match) continue;
       Object.assign(match, { state: 'DELIVERED', atomUuid: atom.uuid, reason: null });
       for (const earlier of list) {
-        if (earlier.sentAt < match.sentAt && earlier.state === 'PENDING') {
+        if (earlier.delivery === 'INPUT' && earlier.sentAt < match.sentAt && earlier.state === 'PENDING') {
           Object.assign(earlier, { state: 'DROPPED', reason: 'a later prompt reached the session and this one never did' });
         }
       }
@@ -94,10 +100,10 @@ export class SentPrompts {
     if (moved) this.settle(sessionKey, list);
   }
 
-  /** What held a session's prompts in this state ended before they reached the transcript. */
-  drop(sessionKey: string, state: 'QUEUED' | 'PENDING', reason: string): void {
+  /** What held these prompts of a session ended before they reached the transcript. */
+  drop(sessionKey: string, which: (prompt: SentPrompt) => boolean, reason: string): void {
     const list = this.bySession.get(sessionKey);
-    const lost = list?.filter((p) => p.state === state) ?? [];
+    const lost = list?.filter((p) => isOpen(p) && which(p)) ?? [];
     for (const prompt of lost) Object.assign(prompt, { state: 'DROPPED', reason });
     if (lost.length > 0) this.settle(sessionKey, list!);
   }

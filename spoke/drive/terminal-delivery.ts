@@ -33,6 +33,8 @@ export class TerminalDelivery {
       away: () => boolean;
       /** the longest a Stop hook is held while away */
       waitMs: number;
+      /** a prompt went to this Claude Code session: it works again */
+      delivered: (claudeSessionId: string) => void;
     },
   ) {}
 
@@ -47,12 +49,14 @@ export class TerminalDelivery {
     if (!input.stop_hook_active) this.blocks.delete(input.session_id);
     const blocked = this.blocks.get(input.session_id) ?? 0;
     if (blocked >= CONSECUTIVE_BLOCKS) return null;
-    let next = this.nextFor(key);
     // a stop Loom itself caused is not waited on: the session has just had its prompt
-    if (!next && this.options.away() && !input.stop_hook_active) next = await this.waitFor(key, signal);
+    if (!this.nextFor(key) && this.options.away() && !input.stop_hook_active) await this.waitFor(key, signal);
+    // taken after the wait, in one step with the hand-over: two hooks woken at once never share a prompt
+    const next = this.nextFor(key);
     if (!next || signal.aborted) return null;
     this.prompts.handedOver(next);
     this.blocks.set(input.session_id, blocked + 1);
+    this.options.delivered(input.session_id);
     return markedReason(next.id, next.text);
   }
 
@@ -60,7 +64,8 @@ export class TerminalDelivery {
     return this.prompts.open(key, 'QUEUED')[0] ?? null;
   }
 
-  private waitFor(key: string, signal: AbortSignal): Promise<SentPrompt | null> {
+  /** Resolves when a prompt is queued for the session, the hook goes away, or the wait runs out. */
+  private waitFor(key: string, signal: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -68,7 +73,7 @@ export class TerminalDelivery {
         const set = this.waiters.get(key);
         set?.delete(done);
         if (set?.size === 0) this.waiters.delete(key);
-        resolve(signal.aborted ? null : this.nextFor(key));
+        resolve();
       };
       const timer = setTimeout(done, this.options.waitMs);
       signal.addEventListener('abort', done, { once: true });

@@ -106,9 +106,13 @@ export function withoutLoomHooks(settings: Settings): Settings {
   return Object.keys(hooks).length > 0 ? { ...rest, hooks } : rest;
 }
 
-/** Which events have Loom's hook. */
+/** Which events have every hook Loom installs for them (an older install may lack Stop's action hook). */
 export function loomHookEvents(settings: Settings): string[] {
   return Object.entries(settings.hooks ?? {})
-    .filter(([, groups]) => groups.some((g) => g.hooks.some((h) => isLoom(h.command))))
+    .filter(([event, groups]) => {
+      const kinds = new Set(groups.flatMap((g) => g.hooks.map((h) => kindOf(h.command))));
+      const wanted = HOOK_KINDS[event as HookEvent] ?? [];
+      return wanted.length > 0 && wanted.every((kind) => kinds.has(kind));
+    })
     .map(([event]) => event);
 }

@@ -52,6 +52,12 @@ export function stateAfter(line: HookLine): LiveState | null {
       return at('IDLE', input.source ?? null);
     case 'SessionEnd':
       return at('CLOSED', input.reason ?? null);
+    // written by the kernel: a prompt it delivered through a Stop hook set the session going again
+    case 'LoomDelivered':
+      return at('WORKING');
+    // written by the kernel: a Claude Code process it drove ended (its own hooks may not have said so)
+    case 'LoomDrivenEnd':
+      return at('CLOSED', 'the process Loom drove ended');
     case 'Notification':
       // Claude Code notifies for a permission prompt, and when it has waited a while for input.
       if (input.notification_type === 'permission_prompt' || /permission/i.test(input.message ?? '')) return at('PERMISSION', input.message ?? null);

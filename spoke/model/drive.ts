@@ -11,12 +11,16 @@ export type SessionHolder = 'LOOM' | 'TERMINAL' | 'NONE';
  */
 export type SentPromptState = 'QUEUED' | 'PENDING' | 'DELIVERED' | 'DROPPED';
 
+/** How a prompt reaches Claude Code: into the input of a process Loom drives, or as a terminal session's Stop hook reason. */
+export type PromptDelivery = 'INPUT' | 'STOP_HOOK';
+
 export interface SentPrompt {
   /** Loom's message id, also the marker a Stop hook delivery carries */
   id: string;
   /** the Loom session key (the session's id on this host without the host part) */
   sessionKey: string;
   text: string;
+  delivery: PromptDelivery;
   state: SentPromptState;
   sentAt: number;
   /** `local` or `hub:<name>` */

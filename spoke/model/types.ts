@@ -7,8 +7,11 @@ import type { MessageUsage, UsageTotals } from './usage';
 export type AtomType = 'user' | 'assistant' | 'system' | 'result' | 'idle';
 
 /** Who wrote a user atom. Absent on tool_result-only atoms (harness output). */
-/** `via: 'loom'`: a person's prompt that reached a terminal session through Loom (a Stop hook delivery) */
-export type Author = { kind: 'human'; via?: 'loom' } | { kind: 'sdk' } | { kind: 'system' } | { kind: 'peer'; peer: string | null };
+/**
+ * `via: 'loom'`: a person's prompt that reached a terminal session through Loom (a Stop hook
+ * delivery), with the id of the message Loom sent
+ */
+export type Author = { kind: 'human'; via?: 'loom'; messageId?: string } | { kind: 'sdk' } | { kind: 'system' } | { kind: 'peer'; peer: string | null };
 
 export type ContentBlock =
   | { type: 'text'; text: string }

@@ -3,16 +3,14 @@
 // "Stop hook feedback:" and the reason (docs/hooks.md); the reason starts with Loom's marker,
 // which names the message, so the line reads as the prompt it is, not as a harness note.
 
-const FEEDBACK_PREFIX = 'Stop hook feedback:';
-const MARKER = /\[loom:([A-Za-z0-9-]{8,64})\] ?/;
+/** the whole reason is Loom's: the marker comes first, so another hook's output quoting one is not taken for it */
+const DELIVERED = /^Stop hook feedback:\n\[loom:([A-Za-z0-9-]{8,64})\] ?/;
 
 /** The Stop hook reason that delivers a message: the marker, then the text as it was sent. */
 export const markedReason = (messageId: string, text: string): string => `[loom:${messageId}] ${text}`;
 
 /** The message a "Stop hook feedback:" line carries, when Loom sent it; null for any other line. */
 export function loomMessageIn(text: string | null): { id: string; text: string } | null {
-  if (text === null || !text.startsWith(FEEDBACK_PREFIX)) return null;
-  const marker = MARKER.exec(text);
-  if (!marker) return null;
-  return { id: marker[1], text: text.slice(marker.index + marker[0].length).trim() };
+  const marker = text === null ? null : DELIVERED.exec(text);
+  return marker ? { id: marker[1], text: text!.slice(marker[0].length).trim() } : null;
 }

@@ -269,7 +269,7 @@ function readUserLine(atom: AtomMeta, r: Json, content: unknown): void {
   atom.author = atom.interrupt
     ? { kind: 'system' }
     : sent
-      ? { kind: 'human', via: 'loom' }
+      ? { kind: 'human', via: 'loom', messageId: sent.id }
       : deriveAuthor({
           promptSource: str(r.promptSource),
           isMeta: r.isMeta === true,

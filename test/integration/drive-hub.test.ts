@@ -54,6 +54,8 @@ beforeAll(async () => {
   mkdirSync(join(projects, '-home-dev-train'), { recursive: true });
   writeFileSync(join(projects, '-home-dev-train', 's1.jsonl'), line(prompt('p1', null, 'train the model', { cwd: '/home/dev/train', sessionId: 's1' })));
   mkdirSync(join(root, 'work', 'api'), { recursive: true });
+  // the folder was accepted at a terminal on the host once (Claude Code's record): Loom may start there
+  writeFileSync(join(root, 'claude', '.claude.json'), JSON.stringify({ projects: { [join(root, 'work', 'api')]: { hasTrustDialogAccepted: true } } }));
   mkdirSync(join(root, 'work', 'secret'), { recursive: true });
   // the stand-in writes where Claude Code would: $CLAUDE_CONFIG_DIR/projects, the host's projects root
   process.env.CLAUDE_CONFIG_DIR = join(root, 'claude');

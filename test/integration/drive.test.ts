@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,6 +21,8 @@ beforeEach(async () => {
   workDir = join(root, 'work', 'api');
   mkdirSync(workDir, { recursive: true });
   mkdirSync(join(root, 'claude', 'projects'), { recursive: true });
+  // the person accepted the folder at a terminal once: Claude Code's record of it
+  writeFileSync(join(root, 'claude', '.claude.json'), JSON.stringify({ projects: { [workDir]: { hasTrustDialogAccepted: true } } }));
   // the stand-in writes where Claude Code would: $CLAUDE_CONFIG_DIR/projects
   process.env.CLAUDE_CONFIG_DIR = join(root, 'claude');
   kernel = await startTestKernel(join(root, 'claude', 'projects'), { stateDir: join(root, 'state'), claudePath: STAND_IN });
@@ -89,6 +91,16 @@ describe('startSession', () => {
     const res = await kernel.gql(START, { dir: join(root, 'nowhere'), prompt: 'hi', key: 'k-nowhere' });
     expect(res.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect((await kernel.gql(ACTIONS)).data.actions[0]).toMatchObject({ action: 'startSession', result: 'BAD_USER_INPUT', actor: 'local' });
+  });
+
+  it('refuses a directory Claude Code never worked in: its project settings could run hooks unasked', async () => {
+    const fresh = join(root, 'work', 'cloned-yesterday');
+    mkdirSync(fresh);
+    const res = await kernel.gql(START, { dir: fresh, prompt: 'hi', key: 'k-fresh' });
+    expect(res.errors?.[0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT' },
+      message: expect.stringMatching(/has not worked in .* yet: run claude there once/),
+    });
   });
 
   it('starts once for one idempotency key', async () => {
@@ -161,7 +173,7 @@ describe('resumeSession', () => {
       process.env.STAND_IN_RESUME_SHAPE = shape;
       const id = await start('first part');
       await until(async () => texts(await session(id)).includes('Echo: first part'), "the first part's reply");
-      await kernel.driving.stop(); // the process ends: nothing holds the session
+      await kernel.gql(SEND, { id, text: '[die]', key: `die-${shape}` }); // the process ends: nothing holds the session
       await until(async () => (await session(id))!.holder === 'NONE', 'the session to be held by nothing');
       const resumed = await kernel.gql(RESUME, { id, prompt: 'second part', key: `resume-${shape}` });
       expect(resumed.errors).toBeUndefined();
@@ -173,6 +185,15 @@ describe('resumeSession', () => {
       expect((await kernel.gql(SESSIONS)).data.sessions.edges.map((e) => e.node.id)).toEqual([id]);
     });
   }
+
+  it('lets one of two resumes sent at once through: the other finds the session taken', async () => {
+    const id = await start('short');
+    await until(async () => texts(await session(id)).includes('Echo: short'), 'the first reply');
+    await kernel.gql(SEND, { id, text: '[die]', key: 'die-twice' });
+    await until(async () => (await session(id))!.holder === 'NONE', 'the session to be held by nothing');
+    const both = await Promise.all([kernel.gql(RESUME, { id, prompt: 'one', key: 'r1' }), kernel.gql(RESUME, { id, prompt: 'two', key: 'r2' })]);
+    expect(both.map((r) => r.errors?.[0].extensions?.code ?? 'OK').sort()).toEqual(['CONFLICT', 'OK']);
+  });
 
   it('refuses to resume a session a process holds: two writers would corrupt it', async () => {
     const id = await start('[slow:3000] busy');

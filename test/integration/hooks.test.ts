@@ -88,6 +88,8 @@ describe('loom hooks', () => {
       },
     };
     writeFileSync(settings, JSON.stringify(old));
+    // Stop has its state hook but not the one that delivers prompts: not installed yet, says status
+    expect((await loom('hooks', 'status')).stdout).toMatch(/installed in .* for PermissionRequest; missing: .*Stop/);
     await loom('hooks', 'install');
     const installed = JSON.parse(readFileSync(settings, 'utf8'));
     expect(installed.hooks.Stop).toHaveLength(2);
