@@ -145,6 +145,10 @@ describe('sendPrompt into a driven session', () => {
     await until(async () => (await kernel.gql(PENDING)).data.permissionRequests.length === 1, "the driven session's permission request");
     const [request] = (await kernel.gql(PENDING)).data.permissionRequests;
     expect(request).toMatchObject({ toolName: 'Bash', sessionId: id, input: { command: 'ls -la' } });
+    // the same feed card as a terminal's prompt: the session's goal is blocked on it
+    const BLOCKED = graphql(`{ feed { blocked { session { id } block { request { id } } } } }`);
+    await until(async () => (await kernel.gql(BLOCKED)).data.feed.blocked.some((g) => g.block?.request?.id === request.id), 'the blocked feed card');
+    expect((await kernel.gql(BLOCKED)).data.feed.blocked.find((g) => g.block?.request?.id === request.id)?.session?.id).toBe(id);
     const ALLOW = graphql(`mutation ($id: ID!, $key: String!) { allowTool(requestId: $id, idempotencyKey: $key) { state } }`);
     expect((await kernel.gql(ALLOW, { id: request.id, key: 'allow-1' })).data.allowTool.state).toBe('ANSWERED');
     await until(async () => texts(await session(id)).includes('Echo: [tool:Bash:ls -la] look around'), 'the reply after the allowed tool');
