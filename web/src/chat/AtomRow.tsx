@@ -1,5 +1,6 @@
 import { memo, type ReactNode, useState } from 'react';
 import { CompactionDivider, IdleDivider, NewChainDivider } from './Divider';
+import { sentThroughLoom, unwrapLoomPrompt } from './loom-prompt';
 import { Markdown } from './Markdown';
 import { Picture } from './Picture';
 import { type Row, type RowBlock, speakerOf } from './rows';
@@ -13,16 +14,22 @@ export const AtomRow = memo(function AtomRow({ row }: { row: Row }) {
   if (row.kind === 'idle') return <IdleDivider atom={row.atom} />;
   if (row.kind === 'new-chain') return <NewChainDivider atom={row.atom} />;
   const speaker = speakerOf(row.atom);
+  const viaLoom = sentThroughLoom(row.atom);
   const blocks = isSlashCommand(row.atom) ? (
     <code className="slash-command">{row.atom.promptLine}</code>
   ) : (
     // biome-ignore lint/suspicious/noArrayIndexKey: a message's blocks never reorder; their place is their identity
-    row.blocks.map((b, i) => <BlockView key={i} item={b} />)
+    row.blocks.map((b, i) => <BlockView key={i} item={viaLoom ? unwrapped(b) : b} />)
   );
   return (
     <div className={`msg msg-${speaker}`}>
       {row.showsSpeaker && <Speaker atom={row.atom} />}
       {speaker === 'system' ? <Injected atom={row.atom}>{blocks}</Injected> : blocks}
+      {viaLoom && (
+        <div className="msg-via" title="Delivered to the terminal session by Loom's Stop hook at the end of a turn">
+          sent from Loom
+        </div>
+      )}
     </div>
   );
 }, sameRow);
@@ -43,6 +50,11 @@ function BlockView({ item }: { item: RowBlock }) {
     case 'OpaqueBlock':
       return <div className="block-note">[{block.blockType} block]</div>;
   }
+}
+
+/** a prompt Loom delivered through a Stop hook: its text as the person sent it, without the hook's wrapper */
+function unwrapped(item: RowBlock): RowBlock {
+  return item.block.__typename === 'TextBlock' ? { block: { ...item.block, text: unwrapLoomPrompt(item.block.text) } } : item;
 }
 
 /** a slash command is written as <command-name> markup; its prompt line says it as it was typed */

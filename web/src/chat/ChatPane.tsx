@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { SessionComposer } from '../drive/SessionComposer';
 import { useSessions } from '../tabs/sessions';
 import { AtWork, isAtWork } from './at-work';
 import { ChatHeader } from './ChatHeader';
@@ -11,7 +12,7 @@ import { useTranscript } from './use-transcript';
 import './chat.css';
 
 /**
- * One session's conversation, live: header, the rows, and a table of contents by turn.
+ * One session's conversation, live: header, the rows, the composer, and a table of contents by turn.
  * `turnId` (from `?turn=`) opens it at that turn.
  */
 export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: string | null }) {
@@ -45,6 +46,12 @@ export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: str
     if (turn) goTo(turn);
   }, [turnId, head, transcript.ready, goTo]);
 
+  // a session that closed may come back (a resume, its terminal again): follow its stream again then
+  const tab = byId.get(sessionId);
+  const live = tab?.live.state ?? head?.live.state;
+  const holder = tab?.holder ?? head?.holder;
+  useEffect(() => feed.wake(), [feed, live, holder]);
+
   if (loaded && !head && !headError) {
     return <div className="chat-message error">No session {sessionId} on this kernel: it may have been removed, or the link is wrong.</div>;
   }
@@ -53,11 +60,10 @@ export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: str
     return <div className={error ? 'chat-message error' : 'chat-message'}>{error ? `Could not load this session: ${error}` : 'Loading…'}</div>;
   }
 
-  const live = byId.get(sessionId)?.live.state ?? head.live.state;
   return (
-    <AtWork.Provider value={isAtWork(live, transcript.atoms, Date.now())}>
+    <AtWork.Provider value={isAtWork(live ?? head.live.state, transcript.atoms, Date.now())}>
       <div className="chat">
-        <ChatHeader head={head} live={live} />
+        <ChatHeader head={head} live={live ?? head.live.state} />
         <div className="chat-main">
           {error && <div className="chat-error error">{error}</div>}
           {missingTurn && <div className="chat-notice">Turn {missingTurn} is not in this session; showing the newest messages.</div>}
@@ -74,6 +80,14 @@ export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: str
             onNearTop={() => void feed.loadOlder()}
           />
           {transcript.loadingOlder && <div className="chat-loading">loading earlier messages…</div>}
+          <SessionComposer
+            sessionId={sessionId}
+            host={head.host.name}
+            holder={holder ?? head.holder}
+            driving={tab?.driving ?? head.driving}
+            subagent={head.parent !== null}
+            atoms={transcript.atoms}
+          />
         </div>
         <TableOfContents turns={head.turns} onPick={goTo} />
       </div>

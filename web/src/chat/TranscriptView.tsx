@@ -28,6 +28,8 @@ interface Props {
 
 /** how close to the top (px) the reader gets before the page before is fetched */
 const PREFETCH_MARGIN = 1200;
+/** how close to the bottom (px) counts as at the bottom: new rows are followed from there */
+const END_MARGIN = 48;
 
 /**
  * The rows, virtualized with measured heights. Anchored to the end, like any chat: at the
@@ -44,7 +46,7 @@ export function TranscriptView({ sessionId, rows, rewound, turnIds, hasOlder, lo
     overscan: 6,
     anchorTo: 'end',
     followOnAppend: true,
-    scrollEndThreshold: 48,
+    scrollEndThreshold: END_MARGIN,
   });
 
   // open at the newest row, and again after a reset
@@ -65,17 +67,35 @@ export function TranscriptView({ sessionId, rows, rewound, turnIds, hasOlder, lo
     virtualizer.scrollToIndex(index === -1 ? rows.length - 1 : index, { align: 'start' });
   }, [target, rows, virtualizer]);
 
+  // the view shrinks when a pending prompt shows under it (or the window does): a reader at the
+  // bottom stays at the bottom, so the rows that follow keep being followed
+  const atEnd = useRef(true);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => {
+      if (atEnd.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
   // near the top: fetch the page before (again after each page, while the reader stays there)
   const maybeLoadOlder = () => {
     const el = scroller.current;
     if (el && hasOlder && !loadingOlder && landedFor.current !== null && el.scrollTop < PREFETCH_MARGIN) onNearTop();
+  };
+  const onScroll = () => {
+    const el = scroller.current!;
+    atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight <= END_MARGIN;
+    maybeLoadOlder();
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: checked again when a page lands or a load settles; scrolling checks the rest
   useEffect(() => maybeLoadOlder(), [rows.length, hasOlder, loadingOlder]);
 
   const targetSequence = target ? rows.find((r) => r.atom.sequence >= target.sequence)?.atom.sequence : undefined;
   return (
-    <div className="chat-scroll" ref={scroller} onScroll={maybeLoadOlder}>
+    <div className="chat-scroll" ref={scroller} onScroll={onScroll}>
       <div className="chat-rows" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index];

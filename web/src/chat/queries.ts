@@ -6,7 +6,7 @@ import { graphql } from '../lib/graphql';
 export const ATOM = graphql(`
   fragment ChatAtom on Atom {
     id sequence type subtype t end model promptLine
-    author { kind peer }
+    author { kind peer via }
     content {
       __typename
       ... on TextBlock { text }
@@ -25,6 +25,7 @@ export const SESSION_HEAD = graphql(`
       id name dir
       host { name }
       live { state }
+      holder driving
       parent { id name }
       subagents { id name }
       turns { id index t firstSequence trigger { sequence promptLine author { kind } } rewoundBranches { id firstPrompt atomCount t } }

@@ -39,6 +39,8 @@ export class TranscriptFeed {
   /** bumps on every start and stop: answers that belong to an earlier run are dropped */
   private run = 0;
   private stopStream: (() => void) | null = null;
+  /** the kernel ended the stream (STOPPED: the session closed with everything sent) */
+  private ended = false;
   private stopReconnectWatch: (() => void) | null = null;
   private olderPage: Promise<void> | null = null;
 
@@ -59,6 +61,14 @@ export class TranscriptFeed {
     this.stopStream = null;
     this.stopReconnectWatch?.();
     this.stopReconnectWatch = null;
+  }
+
+  /**
+   * The session may be alive again (resumed, or its terminal came back): a stream the kernel
+   * ended when it closed is followed again from where it stopped.
+   */
+  wake(): void {
+    if (this.ended && this.fence) this.follow(this.run);
   }
 
   /** Loads the page before the oldest atom held; while one is on its way, waits for that one. */
@@ -126,6 +136,7 @@ export class TranscriptFeed {
   /** (Re)subscribes to the stream from the current fence. */
   private follow(run: number): void {
     this.stopStream?.();
+    this.ended = false;
     const variables = { id: this.sessionId, ...this.fence };
     this.stopStream = client.subscription(SESSION_STREAM, variables).subscribe((result) => {
       if (run !== this.run) return;
@@ -142,6 +153,7 @@ export class TranscriptFeed {
 
   private apply(frame: StreamFrame): void {
     this.fence = { cursor: frame.cursor, epoch: frame.epoch, generation: frame.generation };
+    if (frame.kind === 'STOPPED') this.ended = true;
     const held = this.state.get();
     if (frame.reset) {
       // what we held is void: this frame's atoms (the newest) are the new start

@@ -1,6 +1,7 @@
 import { connection } from '../lib/connection';
 import { mutate, query, subscribe } from '../lib/gql';
 import { readFragment } from '../lib/graphql';
+import { idempotencyKey } from '../lib/idempotency-key';
 import { oncePerBurst } from '../lib/once-per-burst';
 import { createStore } from '../lib/store';
 import { CLEAR_GOALS, FEED, FEED_CHANGES, GOAL_CARD, UNDO_CLEAR } from './queries';
@@ -99,12 +100,6 @@ function start(): void {
   connection.subscribe(() => {
     if (connection.get() === 'stale') void load();
   });
-}
-
-/** A key for one click: the kernel makes one batch of a request sent twice with it. */
-function idempotencyKey(): string {
-  // randomUUID exists only in secure contexts; a kernel reached over plain http on a LAN is not one
-  return crypto.randomUUID?.() ?? Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** Takes goals out of the feed: hidden here at once; the kernel's feedChanged confirms it. */

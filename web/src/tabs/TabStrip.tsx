@@ -1,6 +1,7 @@
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
+import { NewSessionButton } from '../drive/NewSessionButton';
 import { age } from '../lib/age';
 import { useHosts } from '../network/hosts';
 import { StaleBadge } from '../network/StaleBadge';
@@ -65,8 +66,11 @@ export function TabStrip() {
             </option>
           ))}
         </select>
-        <div className="tabs-count">
-          {error ? <span className="error">{error}</span> : loaded ? `${shown.length} of ${list.length} sessions` : 'loading sessions…'}
+        <div className="tabs-foot">
+          <div className="tabs-count">
+            {error ? <span className="error">{error}</span> : loaded ? `${shown.length} of ${list.length} sessions` : 'loading sessions…'}
+          </div>
+          <NewSessionButton />
         </div>
       </div>
       <div className="tabs-list" ref={scroller}>
