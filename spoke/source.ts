@@ -453,14 +453,24 @@ export class LocalSource implements Source {
     return stream;
   }
 
-  /** Loads atoms' content and names each tool result after the call it answers. */
+  /** Loads atoms' content; names each tool result after the call it answers, and links a Task's to its subagent. */
   private async load(session: TranscriptSession, metas: AtomMeta[]): Promise<Atom[]> {
     const atoms = await loadAtoms(metas);
     const names = session.toolNames();
     for (const atom of atoms) {
-      for (const block of atom.content) if (block.type === 'tool_result') block.toolName = names.get(block.toolUseId) ?? null;
+      for (const block of atom.content) {
+        if (block.type !== 'tool_result') continue;
+        block.toolName = names.get(block.toolUseId) ?? null;
+        if (block.agentId) block.subagent = this.subagentOf(session, block.agentId);
+      }
     }
     return atoms;
+  }
+
+  /** Claude Code names a subagent's file `agent-<agentId>.jsonl`, so its session key; it must be this session's own. */
+  private subagentOf(parent: TranscriptSession, agentId: string): { host: string; key: string } | null {
+    const key = `agent-${agentId}`;
+    return this.catalog.get(key)?.parentKey === parent.key && this.catalog.isVisible(key) ? { host: this.host.name, key } : null;
   }
 
   private changed(keys: string[]): void {

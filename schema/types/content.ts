@@ -16,6 +16,7 @@ const ToolUseBlock = builder.objectRef<Block<'tool_use'>>('ToolUseBlock').implem
     toolUseId: t.exposeString('id'),
     name: t.exposeString('name'),
     input: t.field({ type: 'JSON', resolve: (b) => b.input }),
+    cwd: t.exposeString('cwd', { nullable: true, description: "the session's working directory when the call was made, as its line records it" }),
   }),
 });
 
@@ -26,7 +27,8 @@ const ImageBlock = builder.objectRef<Block<'image'>>('ImageBlock').implement({
   }),
 });
 
-const ToolResultBlock = builder.objectRef<Block<'tool_result'>>('ToolResultBlock').implement({
+/** `subagent` is added beside Session (types/session.ts) */
+export const ToolResultBlock = builder.objectRef<Block<'tool_result'>>('ToolResultBlock').implement({
   fields: (t) => ({
     toolUseId: t.exposeString('toolUseId', { description: 'the toolUseId of the ToolUseBlock this answers' }),
     toolName: t.exposeString('toolName', { nullable: true, description: 'name of the paired tool call, when it is on the path' }),

@@ -4,6 +4,7 @@ import type { ParseError, SessionSummary, TranscriptFile } from '../../spoke/mod
 import { builder } from '../builder';
 import { parseSessionId, sessionId } from '../ids';
 import { hubRoute } from '../remote/hub-route';
+import { ToolResultBlock } from './content';
 import { HostRef, hostNamed } from './host';
 import { TurnRef } from './turn';
 
@@ -87,6 +88,15 @@ SessionRef.implement({
     live: t.field({ type: LiveStateRef, resolve: (s) => s.live }),
   }),
 });
+
+builder.objectField(ToolResultBlock, 'subagent', (t) =>
+  t.field({
+    type: SessionRef,
+    nullable: true,
+    description: "a Task (Agent) call's: the subagent session it ran, when its result names it and this kernel holds its transcript",
+    resolve: (b, _, { source }) => (b.subagent ? source.session(b.subagent.host, b.subagent.key) : null),
+  }),
+);
 
 builder.queryField('session', (t) =>
   t.field({

@@ -16,8 +16,20 @@ export type Author = { kind: 'human'; via?: 'loom'; messageId?: string } | { kin
 export type ContentBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; toolUseId: string; toolName: string | null; content: unknown; isError: boolean; images: ImageBlock[] }
+  /** `cwd`: the session's working directory when the call was made, as its line records it */
+  | { type: 'tool_use'; id: string; name: string; input: unknown; cwd: string | null }
+  | {
+      type: 'tool_result';
+      toolUseId: string;
+      toolName: string | null;
+      content: unknown;
+      isError: boolean;
+      images: ImageBlock[];
+      /** a Task (Agent) call's: Claude Code's id for the subagent it ran, as the result's line names it */
+      agentId: string | null;
+      /** that subagent's session, when this kernel holds its transcript */
+      subagent: { host: string; key: string } | null;
+    }
   | ImageBlock
   | { type: 'opaque'; blockType: string; raw: unknown };
 

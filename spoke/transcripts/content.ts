@@ -24,10 +24,15 @@ const ImageBlock = z.object({
 });
 const Line = z.looseObject({
   uuid: z.string(),
+  cwd: z.string().optional(),
   content: z.unknown().optional(),
   message: z.looseObject({ content: z.unknown().optional() }).optional(),
   attachment: z.looseObject({ prompt: z.unknown().optional() }).optional(),
+  /** what Claude Code keeps beside a tool's result; a Task (Agent) call's names its subagent */
+  toolUseResult: z.unknown().optional(),
 });
+/** the subagent a Task (Agent) call ran, in the shape 2.0 and later keep its toolUseResult */
+const SubagentRun = z.looseObject({ agentId: z.string() });
 
 export function toBlocks(content: unknown): ContentBlock[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
@@ -42,12 +47,21 @@ function toBlock(raw: unknown): ContentBlock {
   if (thinking.success) return { type: 'thinking', thinking: thinking.data.thinking };
   if (RedactedThinkingBlock.safeParse(raw).success) return { type: 'thinking', thinking: '' };
   const use = ToolUseBlock.safeParse(raw);
-  if (use.success) return { type: 'tool_use', id: use.data.id, name: use.data.name, input: use.data.input ?? null };
+  if (use.success) return { type: 'tool_use', id: use.data.id, name: use.data.name, input: use.data.input ?? null, cwd: null };
   const result = ToolResultBlock.safeParse(raw);
   if (result.success) {
     const content = result.data.content ?? null;
     const images = Array.isArray(content) ? toBlocks(content).filter((b) => b.type === 'image') : [];
-    return { type: 'tool_result', toolUseId: result.data.tool_use_id, toolName: null, content, isError: result.data.is_error === true, images };
+    return {
+      type: 'tool_result',
+      toolUseId: result.data.tool_use_id,
+      toolName: null,
+      content,
+      isError: result.data.is_error === true,
+      images,
+      agentId: null,
+      subagent: null,
+    };
   }
   const image = ImageBlock.safeParse(raw);
   if (image.success) return { type: 'image', mediaType: image.data.source?.media_type ?? null, data: image.data.source?.data ?? null };
@@ -57,9 +71,23 @@ function toBlock(raw: unknown): ContentBlock {
 
 /** The content of one transcript line, in the shape its record type keeps it. */
 function contentOf(line: z.infer<typeof Line>): ContentBlock[] {
-  if (line.message) return toBlocks(line.message.content);
+  if (line.message) return withLineFacts(toBlocks(line.message.content), line);
   if (line.attachment) return toBlocks(line.attachment.prompt);
   return toBlocks(line.content);
+}
+
+/**
+ * What the line says beside its blocks: where the session was when it made its calls, and the
+ * subagent a lone result's Task call ran (toolUseResult belongs to the line, so to one result).
+ */
+function withLineFacts(blocks: ContentBlock[], line: z.infer<typeof Line>): ContentBlock[] {
+  const results = blocks.filter((b) => b.type === 'tool_result');
+  const run = results.length === 1 ? SubagentRun.safeParse(line.toolUseResult) : null;
+  for (const block of blocks) {
+    if (block.type === 'tool_use') block.cwd = line.cwd ?? null;
+    else if (block.type === 'tool_result' && run?.success) block.agentId = run.data.agentId;
+  }
+  return blocks;
 }
 
 /** Loads the content of atoms, reading each file once per call. Order is kept. */

@@ -122,6 +122,27 @@ describe('indexing the real fixtures', () => {
     expect(pairs).toBeGreaterThan(1000);
   });
 
+  it("links a Task call's result to the subagent it ran, in both file layouts, and to none whose file is gone", async () => {
+    const subagentsOf = async (key: string) => {
+      const { data } = await kernel.gql(
+        graphql(`query TaskLinks($id: ID!) { session(id: $id) { turns { atoms { content { __typename
+          ... on ToolResultBlock { toolName subagent { id parent { id } } } } } } } }`),
+        { id: `test:${key}` },
+      );
+      return data
+        .session!.turns.flatMap((t) => t.atoms.flatMap((a) => a.content))
+        .flatMap((b) => (b.__typename === 'ToolResultBlock' && (b.toolName === 'Task' || b.toolName === 'Agent') ? [b.subagent] : []));
+    };
+    // <session>/subagents/agent-*.jsonl: six Agent calls, one subagent file kept (alice's first round)
+    const teammates = await subagentsOf('ef958aa1-0e93-49f0-bb71-150f63befcd1');
+    expect(teammates).toHaveLength(6);
+    expect(teammates.filter((s) => s !== null)).toEqual([{ id: 'test:agent-a4ca7529859c158c2', parent: { id: 'test:ef958aa1-0e93-49f0-bb71-150f63befcd1' } }]);
+    // agent-*.jsonl beside the session (2.0.x)
+    expect(await subagentsOf('cb2e607c-c758-415a-8b45-c49e4631906a')).toEqual([
+      { id: 'test:agent-ea02459f', parent: { id: 'test:cb2e607c-c758-415a-8b45-c49e4631906a' } },
+    ]);
+  });
+
   it('keeps harness notices that arrive mid-turn inside the turn, never as triggers', async () => {
     const { data } = await kernel.gql(
       graphql(
