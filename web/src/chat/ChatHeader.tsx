@@ -1,4 +1,5 @@
 import { Link } from '@tanstack/react-router';
+import { plainTitle } from '../lib/plain-title';
 import { HostName } from '../tabs/host-name';
 import { LiveChip } from '../tabs/live-chip';
 import type { LiveKind } from '../tabs/sessions';
@@ -18,7 +19,7 @@ export function ChatHeader({ head, live }: { head: SessionHead; live: LiveKind }
           <span>
             subagent of{' '}
             <Link to="/s/$id" params={{ id: head.parent.id }}>
-              {head.parent.name}
+              {plainTitle(head.parent.name)}
             </Link>
           </span>
         )}
@@ -27,8 +28,8 @@ export function ChatHeader({ head, live }: { head: SessionHead; live: LiveKind }
         <div className="chat-subagents">
           <span className="chat-subagents-label">subagents</span>
           {head.subagents.map((s) => (
-            <Link key={s.id} to="/s/$id" params={{ id: s.id }} className="chat-subagent" data-subagent={s.id} title={s.name}>
-              {s.name}
+            <Link key={s.id} to="/s/$id" params={{ id: s.id }} className="chat-subagent" data-subagent={s.id} title={plainTitle(s.name)}>
+              {plainTitle(s.name)}
             </Link>
           ))}
         </div>

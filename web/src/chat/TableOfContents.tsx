@@ -1,3 +1,4 @@
+import { plainTitle } from '../lib/plain-title';
 import type { ChatTurn } from './types';
 
 /** Where a turn starts in the chat: its trigger, or its first atom when no prompt started it. */
@@ -11,12 +12,13 @@ export function TableOfContents({ turns, onPick }: { turns: ChatTurn[]; onPick: 
       <ol>
         {turns.map((turn) => {
           const author = turn.trigger?.author?.kind;
+          const line = turn.trigger?.promptLine ? plainTitle(turn.trigger.promptLine) : undefined;
           return (
             <li key={turn.id}>
-              <button type="button" data-toc-turn={turn.id} title={turn.trigger?.promptLine ?? undefined} onClick={() => onPick(turn)}>
+              <button type="button" data-toc-turn={turn.id} title={line} onClick={() => onPick(turn)}>
                 <span className="toc-index">{turn.index + 1}</span>
                 {author && author !== 'HUMAN' && <span className="toc-author">{author.toLowerCase()}</span>}
-                <span className={turn.trigger ? 'toc-line' : 'toc-line toc-none'}>{turn.trigger?.promptLine ?? '(no prompt)'}</span>
+                <span className={turn.trigger ? 'toc-line' : 'toc-line toc-none'}>{line ?? '(no prompt)'}</span>
               </button>
             </li>
           );
