@@ -47,12 +47,12 @@ export const assistant = (uuid: string, parent: string | null, content: unknown[
 });
 
 export const say = (text: string) => ({ type: 'text', text });
-export const toolUse = (id: string, name = 'Bash') => ({ type: 'tool_use', id, name, input: { command: 'ls' } });
+export const toolUse = (id: string, name = 'Bash', input: object = { command: 'ls' }) => ({ type: 'tool_use', id, name, input });
 
-export const toolResult = (uuid: string, parent: string, toolUseId: string, content: unknown = 'ok') => ({
+export const toolResult = (uuid: string, parent: string, toolUseId: string, content: unknown = 'ok', isError = false) => ({
   ...base(uuid, parent),
   type: 'user',
-  message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseId, content }] },
+  message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseId, content, ...(isError && { is_error: true }) }] },
 });
 
 /** A tool result holding a picture, as a browser tool's screenshot comes back. */

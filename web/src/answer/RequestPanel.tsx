@@ -1,10 +1,10 @@
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Markdown } from '../chat/Markdown';
+import { ToolInput } from '../chat/tools/ToolInput';
 import { mutate } from '../lib/gql';
 import type { FragmentOf, ResultOf } from '../lib/graphql';
 import { readFragment } from '../lib/graphql';
 import { ALLOW_TOOL, ANSWER_QUESTION, APPROVE_PLAN, DENY_TOOL, REJECT_PLAN, REQUEST } from './queries';
-import { ToolInput } from './ToolInput';
 import './answer.css';
 
 // A blocked card's request and the answers to it. One answer is sent; the card leaves the
@@ -68,7 +68,7 @@ export function RequestPanel({ request: ref }: { request: FragmentOf<typeof REQU
       ) : request.kind === 'PLAN_APPROVAL' && request.plan !== null ? (
         <Markdown text={request.plan} />
       ) : (
-        <ToolInput toolName={request.toolName} input={request.input as Record<string, unknown>} cwd={request.cwd} />
+        <ToolInput name={request.toolName} input={request.input} cwd={request.cwd} />
       )}
       {done ? (
         <p className="request-done" role="status">

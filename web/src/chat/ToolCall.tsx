@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useAtWork } from './at-work';
-import { LongText } from './LongText';
-import { Picture } from './Picture';
 import { keyInput, sizeOf } from './tool-summary';
+import { ToolInput } from './tools/ToolInput';
+import { ToolResult } from './tools/ToolResult';
 import type { ToolResultBlock } from './types';
 
 interface Props {
   /** the call, or null for a result whose call isn't held (it is on an older page, or gone) */
-  call: { name: string; input: unknown } | null;
+  call: { name: string; input: unknown; cwd: string | null } | null;
   result: ToolResultBlock | undefined;
 }
 
@@ -29,24 +29,10 @@ export function ToolCall({ call, result }: Props) {
       </summary>
       {open && (
         <div className="tool-body">
-          {call && <LongText className="tool-input" text={formatInput(call.input)} />}
-          {result && (result.text || result.images.length === 0) && (
-            <LongText className={result.isError ? 'tool-result error' : 'tool-result'} text={result.text || '(no output)'} />
-          )}
-          {result?.images.map((image, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a result's images never reorder
-            <Picture key={i} mediaType={image.mediaType} data={image.data} />
-          ))}
+          {call && <ToolInput name={call.name} input={call.input} cwd={call.cwd} />}
+          {result && <ToolResult name={name} result={result} />}
         </div>
       )}
     </details>
   );
-}
-
-/** one field a line, strings as written (a command or a file's text reads badly as escaped JSON) */
-function formatInput(input: unknown): string {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) return JSON.stringify(input, null, 2);
-  return Object.entries(input)
-    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}`)
-    .join('\n');
 }

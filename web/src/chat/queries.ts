@@ -11,8 +11,8 @@ export const ATOM = graphql(`
       __typename
       ... on TextBlock { text }
       ... on ThinkingBlock { thinking }
-      ... on ToolUseBlock { toolUseId name input }
-      ... on ToolResultBlock { toolUseId toolName isError text images { mediaType data } }
+      ... on ToolUseBlock { toolUseId name input cwd }
+      ... on ToolResultBlock { toolUseId toolName isError text images { mediaType data } subagent { id name } }
       ... on ImageBlock { mediaType data }
       ... on OpaqueBlock { blockType }
     }

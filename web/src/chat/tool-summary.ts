@@ -1,3 +1,7 @@
+import { plainTitle } from '../lib/plain-title';
+import { statusLabel, taskItems, todoItems } from './tools/checklist-items';
+import { type Fields, fieldsOf, textOf } from './tools/tool-fields';
+
 // The one line that says what a tool call did: the input a person would look for first.
 
 /** input fields worth a headline, per tool; the first one present wins */
@@ -21,6 +25,20 @@ const KEY_FIELDS: Record<string, string[]> = {
   TaskCreate: ['subject'],
 };
 
+/** tools whose headline is made from their input, not read from one field */
+const HEADLINES: Record<string, (input: Fields) => string> = {
+  TodoWrite: (input) => {
+    const todos = todoItems(input);
+    const now = todos.find((t) => t.status === 'in_progress');
+    return `${todos.filter((t) => t.status === 'completed').length} of ${todos.length} done${now ? ` · ${now.text}` : ''}`;
+  },
+  TaskUpdate: (input) => {
+    const [task] = taskItems('TaskUpdate', input);
+    return task.status ? `${task.text} → ${statusLabel(task.status)}` : task.text;
+  },
+  ExitPlanMode: (input) => plainTitle(textOf(input.plan).trim().split('\n')[0]),
+};
+
 /** fields that name the thing acted on, for tools this table doesn't know (MCP tools and newer ones) */
 const COMMON_FIELDS = ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt'];
 
@@ -28,7 +46,9 @@ const HEADLINE_MAX = 160;
 
 export function keyInput(tool: string, input: unknown): string {
   if (!input || typeof input !== 'object') return input == null ? '' : clip(String(input));
-  const fields = input as Record<string, unknown>;
+  const fields = fieldsOf(input);
+  const headline = HEADLINES[tool];
+  if (headline) return clip(headline(fields));
   for (const name of KEY_FIELDS[tool] ?? COMMON_FIELDS) {
     const value = fields[name];
     if (typeof value === 'string' && value) return clip(value);
