@@ -382,4 +382,16 @@ describe('ids in the hub’s real schema', () => {
       goals: [{ id: 'gpu:s/g1', anchor: { id: 'gpu:s:u1' } }],
     });
   });
+
+  it("renames the id of the subagent a Task call's result links to, inside a page's content", () => {
+    const document = parse(`{ transcript(sessionId: "gpu:s") { entries { id content { __typename ... on ToolResultBlock { subagent { id } } } } } }`);
+    const root = (document.definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode;
+    const value = {
+      entries: [{ id: 'box:s:u1', content: [{ __typename: 'TextBlock' }, { __typename: 'ToolResultBlock', subagent: { id: 'box:agent-a1' } }] }],
+    };
+    rewriteResultIds(loom, value, loom.getQueryType()!.getFields().transcript.type, root.selectionSet, {}, back);
+    expect(value).toEqual({
+      entries: [{ id: 'gpu:s:u1', content: [{ __typename: 'TextBlock' }, { __typename: 'ToolResultBlock', subagent: { id: 'gpu:agent-a1' } }] }],
+    });
+  });
 });
