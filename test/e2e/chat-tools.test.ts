@@ -91,6 +91,17 @@ describe('tool calls in the chat', () => {
     await page.context().close();
   });
 
+  it("says in place that the diff view did not load when its file is gone (a page older than the kernel's build), and the chat goes on", async () => {
+    const { page, errors } = await browser.open(kernel, '/s/test:tools');
+    await page.route(/\/assets\/DiffLines-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: '' }));
+    const edit = await opened(page, 'Edit');
+    await edit.locator('.diff-loading', { hasText: 'the diff view did not load: reload the page' }).waitFor();
+    expect(await edit.locator('.diff').count()).toBe(0);
+    expect(await (await opened(page, 'TodoWrite')).locator('.check').count()).toBe(3);
+    expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+    await page.context().close();
+  });
+
   it('renders a TodoWrite as a checklist, each item with its state, under a headline that counts them', async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:tools');
     expect(await toolWidget(page, 'TodoWrite').locator('.tool-key').textContent()).toBe('1 of 3 done · Change the port');

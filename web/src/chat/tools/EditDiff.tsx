@@ -1,8 +1,13 @@
 import { lazy, Suspense } from 'react';
 import type { Edit } from './DiffLines';
 
-// The diff library is loaded with the first diff shown, not with the page.
-const DiffLines = lazy(() => import('./DiffLines'));
+// The diff library is loaded with the first diff shown, not with the page. A page older than the
+// kernel's build (Loom upgraded while it was open) finds that file gone: it says so in place.
+const DiffLines = lazy(() => import('./DiffLines').catch(() => ({ default: DiffUnavailable })));
+
+function DiffUnavailable(_: { edit: Edit }) {
+  return <p className="diff-loading">the diff view did not load: reload the page</p>;
+}
 
 /** An edit of a file as a unified diff: its path, then each replacement's removed and added lines. */
 export function EditDiff({ path, edits }: { path: string; edits: Edit[] }) {
