@@ -175,8 +175,8 @@ describe('the composer', () => {
     await context.close();
   });
 
-  it('says a prompt was not delivered when the process died holding it; Dismiss takes it away, Retry sends it again', { timeout: 40_000 }, async () => {
-    const id = await start('[slow:8000] work');
+  it('says a prompt was not delivered when the process died holding it; Dismiss takes it away, Retry sends it again', { timeout: 60_000 }, async () => {
+    const id = await start('[slow:15000] work');
     const { page, errors, context } = await openChat(id);
     // sent mid-turn, the three wait for the next step; the first ends the process there
     await page.getByRole('button', { name: 'Interrupt' }).waitFor();
