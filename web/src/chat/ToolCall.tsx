@@ -1,14 +1,15 @@
 import { useState } from 'react';
 import { useAtWork } from './at-work';
+import { type HeldText, heldInput, heldText, type Placed } from './held-text';
 import { LongText } from './LongText';
 import { Picture } from './Picture';
 import { keyInput, sizeOf } from './tool-summary';
-import type { ToolResultBlock } from './types';
+import type { ToolResultBlock, ToolUseBlock } from './types';
 
 interface Props {
   /** the call, or null for a result whose call isn't held (it is on an older page, or gone) */
-  call: { name: string; input: unknown } | null;
-  result: ToolResultBlock | undefined;
+  call: Placed<ToolUseBlock> | null;
+  result: Placed<ToolResultBlock> | undefined;
 }
 
 /**
@@ -18,22 +19,24 @@ interface Props {
 export function ToolCall({ call, result }: Props) {
   const [open, setOpen] = useState(false);
   const atWork = useAtWork();
-  const name = call?.name ?? result?.toolName ?? 'tool';
-  const state = !result ? (atWork ? 'pending' : 'unanswered') : result.isError ? 'error' : 'ok';
+  const use = call?.block;
+  const answer = result?.block;
+  const name = use?.name ?? answer?.toolName ?? 'tool';
+  const state = !answer ? (atWork ? 'pending' : 'unanswered') : answer.isError ? 'error' : 'ok';
   return (
     <details className={`tool tool-${state}`} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         <span className="tool-name">{name}</span>
-        {call && <span className="tool-key">{keyInput(call.name, call.input)}</span>}
-        <span className="tool-state">{!result ? (atWork ? 'running…' : 'no result') : `${result.isError ? 'error · ' : ''}${sizeOf(result.text)}`}</span>
+        {use && <span className="tool-key">{keyInput(use.name, use.input)}</span>}
+        <span className="tool-state">{!answer ? (atWork ? 'running…' : 'no result') : `${answer.isError ? 'error · ' : ''}${sizeOf(answer.length)}`}</span>
       </summary>
       {open && (
         <div className="tool-body">
-          {call && <LongText className="tool-input" text={formatInput(call.input)} />}
-          {result && (result.text || result.images.length === 0) && (
-            <LongText className={result.isError ? 'tool-result error' : 'tool-result'} text={result.text || '(no output)'} />
+          {call && <LongText className="tool-input" held={heldInput(call.block, call.at, formatInput)} />}
+          {result && (result.block.text || result.block.images.length === 0) && (
+            <LongText className={result.block.isError ? 'tool-result error' : 'tool-result'} held={resultText(result)} />
           )}
-          {result?.images.map((image, i) => (
+          {answer?.images.map((image, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a result's images never reorder
             <Picture key={i} mediaType={image.mediaType} data={image.data} />
           ))}
@@ -41,6 +44,10 @@ export function ToolCall({ call, result }: Props) {
       )}
     </details>
   );
+}
+
+function resultText({ block, at }: Placed<ToolResultBlock>): HeldText {
+  return block.text ? heldText(block.text, block.length, at, 'ToolResultBlock') : { text: '(no output)', rest: null };
 }
 
 /** one field a line, strings as written (a command or a file's text reads badly as escaped JSON) */
