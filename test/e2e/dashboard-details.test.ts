@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
-import { line, prompt } from '../helpers/records';
+import { assistant, line, prompt, say } from '../helpers/records';
 
 // The details issue 19 found in daily use, each seen in Chromium.
 
+/** a list as Claude writes one: lines ended by a single newline, no Markdown list marker */
+const LINES = 'Changed:\nweb/src/a.ts\nweb/src/b.ts\n\n```\nin code\nno break\n```';
 const LONG_DIR = '/home/dev/a-rather-long-folder-name-that-cannot-fit/packages/the-last-folder';
 
 let browser: TestBrowser;
@@ -16,7 +18,9 @@ let kernel: TestKernel;
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'loom-details-'));
   mkdirSync(join(root, '-home-dev-long'));
-  writeFileSync(join(root, '-home-dev-long', 'd1.jsonl'), line(prompt('p1', null, 'a session deep in a folder', { cwd: LONG_DIR })));
+  const write = (name: string, records: unknown[]) => writeFileSync(join(root, '-home-dev-long', `${name}.jsonl`), records.map(line).join(''));
+  write('d1', [prompt('p1', null, 'a session deep in a folder', { cwd: LONG_DIR })]);
+  write('lines', [prompt('l1', null, 'which files changed?'), assistant('l2', 'l1', [say(LINES)], 'end_turn')]);
   kernel = await startTestKernel(root);
   browser = await startBrowser();
 }, BROWSER_START_TIMEOUT_MS);
@@ -49,6 +53,20 @@ describe('a tab', () => {
     expect(drawn.last).toBeLessThanOrEqual(drawn.right + 0.5);
     expect(drawn.last).toBeGreaterThan(drawn.right - 20);
     expect(drawn.first).toBeLessThan(drawn.left);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the chat', () => {
+  it('keeps single newlines in a message as line breaks, and code as it is', async () => {
+    const { page, errors } = await browser.open(kernel, '/s/test:lines');
+    const text = page.locator('.msg-claude .md').first();
+    await text.waitFor();
+    // biome-ignore lint/performance/useDomNodeTextContent: the lines as drawn are what is asserted
+    expect(await text.locator('p').innerText()).toBe('Changed:\nweb/src/a.ts\nweb/src/b.ts');
+    expect(await text.locator('p br').count()).toBe(2);
+    expect(await text.locator('pre br').count()).toBe(0);
+    expect(await text.locator('pre').textContent()).toBe('in code\nno break\n');
     expect(errors).toEqual([]);
   });
 });

@@ -2,11 +2,13 @@ import { memo, type ReactElement } from 'react';
 import ReactMarkdown, { type Components, defaultUrlTransform, type Options } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
+import { remarkLineBreaks } from './remark-line-breaks';
 
 // Transcript text as Markdown, never as HTML: raw HTML in the text stays literal text (there is
-// no rehype-raw), and a link only keeps an http(s) or mailto target.
+// no rehype-raw), and a link only keeps an http(s) or mailto target. A single newline is a line
+// break, as the terminal shows it.
 
-const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
+const remarkPlugins: Options['remarkPlugins'] = [remarkGfm, remarkLineBreaks];
 // highlight.js's common languages (about 37, what rehype-highlight bundles in any case)
 const rehypePlugins: Options['rehypePlugins'] = [rehypeHighlight];
 
