@@ -10,6 +10,9 @@ import { assistant, line, prompt, say } from '../helpers/records';
 
 /** a list as Claude writes one: lines ended by a single newline, no Markdown list marker */
 const LINES = 'Changed:\nweb/src/a.ts\nweb/src/b.ts\n\n```\nin code\nno break\n```';
+/** what `/compact` prints, as 2.1.39 writes it: dimmed by terminal escape codes */
+const COMPACT_OUTPUT =
+  '<local-command-stdout>\u001b[2mCompacted (ctrl+o to see full summary)\u001b[22m\n\u001b[2mPreCompact [bd prime] completed successfully\u001b[22m</local-command-stdout>';
 const LONG_DIR = '/home/dev/a-rather-long-folder-name-that-cannot-fit/packages/the-last-folder';
 
 let browser: TestBrowser;
@@ -20,6 +23,7 @@ beforeAll(async () => {
   mkdirSync(join(root, '-home-dev-long'));
   const write = (name: string, records: unknown[]) => writeFileSync(join(root, '-home-dev-long', `${name}.jsonl`), records.map(line).join(''));
   write('d1', [prompt('p1', null, 'a session deep in a folder', { cwd: LONG_DIR })]);
+  write('compact', [prompt('c1', null, '/compact'), prompt('c2', 'c1', COMPACT_OUTPUT)]);
   write('lines', [prompt('l1', null, 'which files changed?'), assistant('l2', 'l1', [say(LINES)], 'end_turn')]);
   kernel = await startTestKernel(root);
   browser = await startBrowser();
@@ -67,6 +71,19 @@ describe('the chat', () => {
     expect(await text.locator('p br').count()).toBe(2);
     expect(await text.locator('pre br').count()).toBe(0);
     expect(await text.locator('pre').textContent()).toBe('in code\nno break\n');
+    expect(errors).toEqual([]);
+  });
+
+  it('shows what a command printed without its terminal escape codes', async () => {
+    const { page, errors } = await browser.open(kernel, '/s/test:compact');
+    const output = page.locator('.msg', { hasText: 'Compacted' });
+    await output.locator('summary').click();
+    await output.locator('.md').waitFor();
+    const text = (await output.textContent()) ?? '';
+    expect(text).toContain('Compacted (ctrl+o to see full summary)');
+    expect(text).toContain('PreCompact [bd prime] completed successfully');
+    expect(text).not.toContain('\u001b');
+    expect(text).not.toMatch(/\[2m|\[22m/);
     expect(errors).toEqual([]);
   });
 });

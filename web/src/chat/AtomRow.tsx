@@ -1,4 +1,5 @@
 import { memo, type ReactNode, useState } from 'react';
+import { withoutAnsi } from '../lib/ansi';
 import { CompactionDivider, IdleDivider, NewChainDivider } from './Divider';
 import { sentThroughLoom, unwrapLoomPrompt } from './loom-prompt';
 import { Markdown } from './Markdown';
@@ -84,7 +85,7 @@ function Speaker({ atom }: { atom: ChatAtom }) {
 function Injected({ atom, children }: { atom: ChatAtom; children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const first = atom.content.find((b) => b.__typename === 'TextBlock');
-  const line = first?.__typename === 'TextBlock' ? first.text.trim().split('\n')[0].slice(0, 140) : 'injected by the harness';
+  const line = first?.__typename === 'TextBlock' ? withoutAnsi(first.text).trim().split('\n')[0].slice(0, 140) : 'injected by the harness';
   return (
     <details className="injected" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>{line}</summary>
