@@ -24,6 +24,12 @@ beforeAll(async () => {
   const write = (name: string, records: unknown[]) => writeFileSync(join(root, '-home-dev-long', `${name}.jsonl`), records.map(line).join(''));
   write('d1', [prompt('p1', null, 'a session deep in a folder', { cwd: LONG_DIR })]);
   write('compact', [prompt('c1', null, '/compact'), prompt('c2', 'c1', COMPACT_OUTPUT)]);
+  const daysAgo = (days: number) => ({ timestamp: new Date(Date.now() - days * 86_400_000).toISOString() });
+  write('old', [
+    prompt('o1', null, 'a question asked long ago', daysAgo(292)),
+    assistant('o2', 'o1', [say('answered long ago')], 'end_turn'),
+    prompt('o3', 'o2', 'and one asked today', daysAgo(0)),
+  ]);
   write('lines', [prompt('l1', null, 'which files changed?'), assistant('l2', 'l1', [say(LINES)], 'end_turn')]);
   kernel = await startTestKernel(root);
   browser = await startBrowser();
@@ -84,6 +90,18 @@ describe('the chat', () => {
     expect(text).toContain('PreCompact [bd prime] completed successfully');
     expect(text).not.toContain('\u001b');
     expect(text).not.toMatch(/\[2m|\[22m/);
+    expect(errors).toEqual([]);
+  });
+
+  it('dates a message that is not from today, and gives one from today its time only', async () => {
+    const { page, errors } = await browser.open(kernel, '/s/test:old');
+    const time = (text: string) => page.locator('.msg', { hasText: text }).locator('.speaker time');
+    await time('asked today').waitFor();
+    const old = time('asked long ago');
+    const iso = (await old.getAttribute('datetime'))!;
+    const date = await page.evaluate((t) => new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }).format(new Date(t)), iso);
+    expect(await old.textContent()).toContain(date);
+    expect((await time('asked today').textContent())?.trim()).toMatch(/^\d\d:\d\d$/);
     expect(errors).toEqual([]);
   });
 });

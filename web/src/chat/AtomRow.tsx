@@ -1,5 +1,6 @@
 import { memo, type ReactNode, useState } from 'react';
 import { withoutAnsi } from '../lib/ansi';
+import { when } from '../lib/when';
 import { CompactionDivider, IdleDivider, NewChainDivider } from './Divider';
 import { sentThroughLoom, unwrapLoomPrompt } from './loom-prompt';
 import { Markdown } from './Markdown';
@@ -73,9 +74,10 @@ function Speaker({ atom }: { atom: ChatAtom }) {
       {SPEAKER_LABELS[speaker] ?? speaker}
       {atom.author?.peer && <span className="speaker-detail"> {atom.author.peer}</span>}
       {atom.model && <span className="speaker-detail"> {atom.model}</span>}
-      <time className="speaker-detail" dateTime={atom.t}>
+      {/* a date unless it is today's: an old session's times alone say nothing */}
+      <time className="speaker-detail" dateTime={atom.t} title={new Date(atom.t).toLocaleString()}>
         {' '}
-        {new Date(atom.t).toLocaleTimeString()}
+        {when(atom.t)}
       </time>
     </div>
   );
