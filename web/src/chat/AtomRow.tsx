@@ -1,4 +1,6 @@
 import { memo, type ReactNode, useState } from 'react';
+import { withoutAnsi } from '../lib/ansi';
+import { when } from '../lib/when';
 import { CompactionDivider, IdleDivider, NewChainDivider } from './Divider';
 import { heldText, mapHeld } from './held-text';
 import { sentThroughLoom, unwrapLoomPrompt } from './loom-prompt';
@@ -71,9 +73,10 @@ function Speaker({ atom }: { atom: ChatAtom }) {
       {SPEAKER_LABELS[speaker] ?? speaker}
       {atom.author?.peer && <span className="speaker-detail"> {atom.author.peer}</span>}
       {atom.model && <span className="speaker-detail"> {atom.model}</span>}
-      <time className="speaker-detail" dateTime={atom.t}>
+      {/* a date unless it is today's: an old session's times alone say nothing */}
+      <time className="speaker-detail" dateTime={atom.t} title={new Date(atom.t).toLocaleString()}>
         {' '}
-        {new Date(atom.t).toLocaleTimeString()}
+        {when(atom.t)}
       </time>
     </div>
   );
@@ -83,7 +86,7 @@ function Speaker({ atom }: { atom: ChatAtom }) {
 function Injected({ atom, children }: { atom: ChatAtom; children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const first = atom.content.find((b) => b.__typename === 'TextBlock');
-  const line = first?.__typename === 'TextBlock' ? first.text.trim().split('\n')[0].slice(0, 140) : 'injected by the harness';
+  const line = first?.__typename === 'TextBlock' ? withoutAnsi(first.text).trim().split('\n')[0].slice(0, 140) : 'injected by the harness';
   return (
     <details className="injected" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>{line}</summary>
