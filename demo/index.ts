@@ -2,6 +2,7 @@
 // `loom up --demo`, and a large synthetic corpus for benchmarks.
 
 export { type CorpusOptions, type CorpusStats, writeSyntheticCorpus } from './corpus';
+export { DemoHookStates } from './hook-states';
 export { projectSlug } from './layout';
 export { type LiveAppends, startLiveAppends } from './live';
 export { Rng } from './random';

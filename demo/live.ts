@@ -2,6 +2,7 @@
 // to show: whole turns, appended one line at a time.
 
 import { appendFile } from 'node:fs/promises';
+import type { DemoHookStates } from './hook-states';
 import { Rng } from './random';
 import { CLAUDE_CODE_VERSION, type TranscriptRecord } from './records';
 import { playTurn } from './sessions';
@@ -28,7 +29,8 @@ interface Feed {
   restingUntil: number;
 }
 
-export function startLiveAppends(tree: DemoTree, opts: { intervalMs?: number; seed?: number } = {}): LiveAppends {
+/** `hookStates`: where to write the hook lines a turn would have made (a prompt submitted, a turn's stop). */
+export function startLiveAppends(tree: DemoTree, opts: { intervalMs?: number; seed?: number; hookStates?: DemoHookStates } = {}): LiveAppends {
   const intervalMs = opts.intervalMs ?? 1_500;
   const rng = new Rng(opts.seed ?? 7);
   const feeds: Feed[] = tree.sessions.flatMap((session) => {
@@ -60,6 +62,8 @@ export function startLiveAppends(tree: DemoTree, opts: { intervalMs?: number; se
     try {
       await appendFile(feed.session.file, `${JSON.stringify(record)}\n`);
       if (record.uuid !== undefined) feed.session.lastUuid = record.uuid;
+      if (isPrompt(record)) await opts.hookStates?.write(feed.session.sessionId, 'UserPromptSubmit', {}, now);
+      if (record.subtype === 'turn_duration') await opts.hookStates?.write(feed.session.sessionId, 'Stop', {}, now);
     } catch {
       // The tree may have been removed under us (tests, a user clearing a temp dir): keep quiet.
     }
@@ -107,8 +111,12 @@ function stamp(feed: Feed, record: TranscriptRecord, now: number): TranscriptRec
   if (record.type === 'file-history-snapshot') {
     return { ...record, snapshot: { ...(record.snapshot as object), timestamp } };
   }
-  const isPrompt = record.type === 'user' && typeof (record.message as { content?: unknown }).content === 'string';
-  if (isPrompt) feed.promptWrittenAt = now;
+  if (isPrompt(record)) feed.promptWrittenAt = now;
   if (record.subtype === 'turn_duration') return { ...record, timestamp, durationMs: now - feed.promptWrittenAt };
   return { ...record, timestamp };
+}
+
+/** A typed prompt: a user line whose content is text, not tool results. */
+function isPrompt(record: TranscriptRecord): boolean {
+  return record.type === 'user' && typeof (record.message as { content?: unknown }).content === 'string';
 }

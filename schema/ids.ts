@@ -15,3 +15,13 @@ export function parseSessionId(id: string): { host: string; key: string } {
   }
   return { host, key };
 }
+
+export function parseAtomId(id: string): { host: string; key: string; uuid: string } {
+  const [host, key, uuid, ...rest] = id.split(':');
+  if (!host || !key || !uuid || rest.length > 0) {
+    throw new GraphQLError(`"${id}" is not an atom id; atom ids look like "host:sessionKey:atomUuid"`, {
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+  }
+  return { host, key, uuid };
+}

@@ -374,6 +374,17 @@ export class LocalSource implements Source {
     return spans.sort((a, b) => a.t - b.t);
   }
 
+  async atom(host: string, key: string, uuid: string): Promise<{ atom: AtomMeta; rewound: boolean } | null> {
+    const session = await this.awake(host, key);
+    const onPath = session.activePath().find((a) => a.uuid === uuid);
+    if (onPath) return { atom: onPath, rewound: false };
+    for (const branch of session.rewoundBranches()) {
+      const atom = branch.atoms.find((a) => a.uuid === uuid);
+      if (atom) return { atom, rewound: true };
+    }
+    return null;
+  }
+
   async content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]> {
     const session = await this.awake(host, key);
     return (await this.load(session, atoms)).map((a) => a.content);

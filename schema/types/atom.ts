@@ -1,6 +1,7 @@
 import type { Atom, AtomMeta, Author } from '../../spoke/model/types';
 import { builder } from '../builder';
-import { childId } from '../ids';
+import { childId, parseAtomId } from '../ids';
+import { hubRoute } from '../remote/hub-route';
 import { ContentBlockRef } from './content';
 
 /** An atom as the schema passes it around: with its session, and with content once loaded. */
@@ -78,3 +79,19 @@ export const AtomRef = builder.objectRef<AtomNode>('Atom').implement({
 export const atomNode =
   (host: string, key: string) =>
   (atom: AtomMeta | Atom): AtomNode => ({ host, key, atom });
+
+builder.queryField('atom', (t) =>
+  t.field({
+    extensions: hubRoute({ kind: 'byHost', arg: 'id' }),
+    type: AtomRef,
+    nullable: true,
+    description: 'One atom by its id, on the active path or on a rewound branch: to read again a block asked for with maxChars, whole.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_, { id }, { source }) => {
+      const { host, key, uuid } = parseAtomId(String(id));
+      if (!source.session(host, key)) return null;
+      const found = await source.atom(host, key, uuid);
+      return found ? { host, key, atom: found.atom, rewound: found.rewound } : null;
+    },
+  }),
+);

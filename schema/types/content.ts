@@ -1,21 +1,62 @@
+import { GraphQLError } from 'graphql';
 import type { ContentBlock } from '../../spoke/model/types';
 import { builder } from '../builder';
+import { countChars, firstChars } from '../characters';
+import { cutStrings, longestString } from '../cut-strings';
+
+// A block's text can be megabytes (a pasted log, a file a tool read): each text field takes
+// `maxChars` and comes with its `length`, so a client can ask for a prefix and the rest on request.
 
 type Block<T extends ContentBlock['type']> = Extract<ContentBlock, { type: T }>;
 
+const MAX_CHARS = 'only its first maxChars characters (Unicode code points); the whole text when omitted';
+const LENGTH = 'characters (Unicode code points) in the whole text, as maxChars counts them';
+
+/** maxChars as given: null for no limit; a negative one is refused. */
+function maxCharsOf(maxChars: number | null | undefined): number | null {
+  if (maxChars != null && maxChars < 0) throw new GraphQLError(`"maxChars" must be 0 or more, got ${maxChars}`, { extensions: { code: 'BAD_USER_INPUT' } });
+  return maxChars ?? null;
+}
+
+function prefix(text: string, maxChars: number | null | undefined): string {
+  const max = maxCharsOf(maxChars);
+  return max === null ? text : firstChars(text, max);
+}
+
 const TextBlock = builder.objectRef<Block<'text'>>('TextBlock').implement({
-  fields: (t) => ({ text: t.exposeString('text') }),
+  fields: (t) => ({
+    text: t.string({ args: { maxChars: t.arg.int({ description: MAX_CHARS }) }, resolve: (b, { maxChars }) => prefix(b.text, maxChars) }),
+    length: t.int({ description: LENGTH, resolve: (b) => countChars(b.text) }),
+  }),
 });
 
 const ThinkingBlock = builder.objectRef<Block<'thinking'>>('ThinkingBlock').implement({
-  fields: (t) => ({ thinking: t.exposeString('thinking', { description: 'empty when the transcript kept only a signature' }) }),
+  fields: (t) => ({
+    thinking: t.string({
+      description: 'empty when the transcript kept only a signature',
+      args: { maxChars: t.arg.int({ description: MAX_CHARS }) },
+      resolve: (b, { maxChars }) => prefix(b.thinking, maxChars),
+    }),
+    length: t.int({ description: LENGTH, resolve: (b) => countChars(b.thinking) }),
+  }),
 });
 
 const ToolUseBlock = builder.objectRef<Block<'tool_use'>>('ToolUseBlock').implement({
   fields: (t) => ({
     toolUseId: t.exposeString('id'),
     name: t.exposeString('name'),
-    input: t.field({ type: 'JSON', resolve: (b) => b.input }),
+    input: t.field({
+      type: 'JSON',
+      args: { maxChars: t.arg.int({ description: 'every string in the input cut to its first maxChars characters (Unicode code points); its shape stays' }) },
+      resolve: (b, { maxChars }) => {
+        const max = maxCharsOf(maxChars);
+        return max === null ? b.input : cutStrings(b.input, max);
+      },
+    }),
+    longestString: t.int({
+      description: 'characters in the longest string of the input: input(maxChars:) is the whole input when maxChars is at least this',
+      resolve: (b) => longestString(b.input),
+    }),
     cwd: t.exposeString('cwd', { nullable: true, description: "the session's working directory when the call was made, as its line records it" }),
   }),
 });
@@ -33,7 +74,12 @@ export const ToolResultBlock = builder.objectRef<Block<'tool_result'>>('ToolResu
     toolUseId: t.exposeString('toolUseId', { description: 'the toolUseId of the ToolUseBlock this answers' }),
     toolName: t.exposeString('toolName', { nullable: true, description: 'name of the paired tool call, when it is on the path' }),
     isError: t.exposeBoolean('isError'),
-    text: t.string({ description: 'the text parts of the result, joined', resolve: (b) => resultText(b.content) }),
+    text: t.string({
+      description: 'the text parts of the result, joined',
+      args: { maxChars: t.arg.int({ description: MAX_CHARS }) },
+      resolve: (b, { maxChars }) => prefix(resultText(b.content), maxChars),
+    }),
+    length: t.int({ description: LENGTH, resolve: (b) => countChars(resultText(b.content)) }),
     images: t.field({ type: [ImageBlock], description: 'the image parts of the result (a screenshot a tool returned)', resolve: (b) => b.images }),
     content: t.field({ type: 'JSON', nullable: true, resolve: (b) => b.content }),
   }),

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startLiveAppends, writeDemoTree } from '../../demo/index';
+import { DemoHookStates, startLiveAppends, writeDemoTree } from '../../demo/index';
 import { HostsConfigError } from '../../federation/hosts-config';
 import { defaultProjectsRoot } from '../../spoke/transcripts/paths';
 import { VERSION } from '../../spoke/version';
@@ -48,7 +48,8 @@ export async function up(argv: string[]): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got "${values.port}"`);
   let projectsRoot = resolve(values.projects ?? defaultProjectsRoot());
-  const stopDemo = await maybeDemo(projectsRoot, values.demo === true, values['no-demo'] === true);
+  const stateDir = resolveStateDir(values.state);
+  const stopDemo = await maybeDemo(projectsRoot, stateDir, values.demo === true, values['no-demo'] === true);
   if (stopDemo) projectsRoot = stopDemo.root;
 
   const bar = progressBar(process.stderr);
@@ -58,7 +59,7 @@ export async function up(argv: string[]): Promise<void> {
   process.on('unhandledRejection', (err) => log(`a rejection nobody waited for: ${(err as Error)?.message ?? String(err)}`));
   const kernel = await startKernel({
     projectsRoot,
-    stateDir: resolveStateDir(values.state),
+    stateDir,
     port,
     bindHost: values.host,
     allowHosts: values['allow-host'],
@@ -95,18 +96,22 @@ export async function up(argv: string[]): Promise<void> {
 }
 
 /** Demo mode: a generated projects tree in a temp dir that keeps growing at a human pace. */
-async function maybeDemo(projectsRoot: string, forced: boolean, refused: boolean) {
+async function maybeDemo(projectsRoot: string, stateDir: string, forced: boolean, refused: boolean) {
   if (!forced && (refused || hasTranscripts(projectsRoot))) return null;
   if (!forced) process.stderr.write(`no transcripts under ${projectsRoot}: starting demo mode (loom up --no-demo waits for real ones)\n`);
   const dir = mkdtempSync(join(tmpdir(), 'loom-demo-'));
   const root = join(dir, 'projects');
   const tree = await writeDemoTree(root);
-  const live = startLiveAppends(tree);
+  // the hook states a machine with `loom hooks install` would have, so the tabs' live chips work
+  const hookStates = new DemoHookStates(stateDir);
+  await hookStates.writeTree(tree, Date.now());
+  const live = startLiveAppends(tree, { hookStates });
   process.stderr.write(`demo: generated sessions in ${root}, some still growing\n`);
   return {
     root,
     async stop() {
       await live.stop();
+      await hookStates.remove(tree);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -204,12 +204,18 @@ export class Driving {
       env: { ...process.env, LOOM_DRIVEN: '1', ...(key && { LOOM_SESSION: key }) },
       canUseTool: (toolName, input, options) => this.asks(session, toolName, input, options),
       began: (claudeId) => {
-        if (key && claudeId !== at.resume) this.appendHookLine(claudeId, 'LoomDriven', key); // a resume that opened a new file
+        // at work on its first prompt; a resume's line also says which Loom session it continues
+        // (the registry `loom run` uses), for the case where it opened a new file
+        this.appendHookLine(claudeId, 'LoomDrivenWorking', at.key);
         key ??= this.source.keyOf(claudeId);
         this.driven.set(key, session);
         this.source.touched(key);
       },
-      changed: () => key && this.source.touched(key),
+      changed: () => {
+        // the live state says so even where Claude Code's hooks are not installed
+        if (session.claudeSessionId) this.appendHookLine(session.claudeSessionId, session.working ? 'LoomDrivenWorking' : 'LoomDrivenIdle', at.key);
+        if (key) this.source.touched(key);
+      },
       exited: (error) => {
         this.running.delete(session);
         if (error) this.options.log(`claude in ${at.cwd} ended: ${error}`);
@@ -302,11 +308,10 @@ export class Driving {
   }
 
   /**
-   * Writes a line to a Claude Code session's hook state log, as the hooks do: that a resume's new
-   * file continues a Loom session (the registry `loom run` uses), that a driven process ended,
-   * that a Stop hook delivery set the session going again (hook-state.ts reads them).
+   * Writes a line to a Claude Code session's hook state log, as the hooks do (hook-state.ts reads
+   * them): a driven process at work, idle, or ended; a Stop hook's prompt set the session going.
    */
-  private appendHookLine(claudeId: string, event: 'LoomDriven' | 'LoomDrivenEnd' | 'LoomDelivered', key: string | null): void {
+  private appendHookLine(claudeId: string, event: 'LoomDrivenWorking' | 'LoomDrivenIdle' | 'LoomDrivenEnd' | 'LoomDelivered', key: string | null): void {
     const states = join(this.options.stateDir, 'states');
     const line = { t: new Date(this.options.now()).toISOString(), event, loom_session: key, input: JSON.stringify({ session_id: claudeId }) };
     try {

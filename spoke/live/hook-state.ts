@@ -52,10 +52,14 @@ export function stateAfter(line: HookLine): LiveState | null {
       return at('IDLE', input.source ?? null);
     case 'SessionEnd':
       return at('CLOSED', input.reason ?? null);
-    // written by the kernel: a prompt it delivered through a Stop hook set the session going again
+    // written by the kernel (spoke/drive): a prompt it delivered through a Stop hook set the
+    // session going again; a process it drives is at work or idle, or ended (its own hooks may
+    // not be installed, or may not have said so)
     case 'LoomDelivered':
+    case 'LoomDrivenWorking':
       return at('WORKING');
-    // written by the kernel: a Claude Code process it drove ended (its own hooks may not have said so)
+    case 'LoomDrivenIdle':
+      return at('IDLE');
     case 'LoomDrivenEnd':
       return at('CLOSED', 'the process Loom drove ended');
     case 'Notification':

@@ -162,6 +162,8 @@ export interface Source {
   usage(query: UsageQuery): UsageRow[];
   /** one lane per top-level session active in [from, to], most recently active first */
   timeline(query: TimelineQuery): Promise<TimelineLane[]>;
+  /** one atom of a session by its uuid, on the active path or on a rewound branch; null when the session holds none */
+  atom(host: string, key: string, uuid: string): Promise<{ atom: AtomMeta; rewound: boolean } | null>;
   /** content for atoms this source returned, in the same order */
   content(host: string, key: string, atoms: AtomMeta[]): Promise<ContentBlock[][]>;
   /** each change of a session; with `since`, first an UPDATED for every session changed since then */

@@ -148,7 +148,7 @@ describe('the chat pane on a transcript being written', () => {
   it('shows a tool call and its result as one widget', async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:tools');
     const tool = await page.waitForSelector('.chat-row[data-sequence="2"] .tool');
-    expect(await tool.textContent()).toMatch(/Bash.*ls.*2 B/);
+    expect(await tool.textContent()).toMatch(/Bash.*ls.*2 chars/);
     // the result's own line has no row: it is inside the widget
     expect(await page.$('.chat-row[data-sequence="3"]')).toBeNull();
     await tool.click();

@@ -120,7 +120,7 @@ async function holdMutation(page: Page, name: string): Promise<() => Promise<voi
 describe('the composer', () => {
   it('shows a prompt at once as pending, before the kernel answers, and then as the atom, once', { timeout: 40_000 }, async () => {
     // long enough to still run once the kernel has read it and the page is open
-    const id = await start('[slow:8000] build it');
+    const id = await start('[slow:12000] build it');
     const { page, errors, context } = await openChat(id);
     // the turn runs: Interrupt shows, and a prompt waits for the next step
     await page.getByRole('button', { name: 'Interrupt' }).waitFor();
@@ -175,8 +175,8 @@ describe('the composer', () => {
     await context.close();
   });
 
-  it('says a prompt was not delivered when the process died holding it; Dismiss takes it away, Retry sends it again', { timeout: 40_000 }, async () => {
-    const id = await start('[slow:8000] work');
+  it('says a prompt was not delivered when the process died holding it; Dismiss takes it away, Retry sends it again', { timeout: 60_000 }, async () => {
+    const id = await start('[slow:15000] work');
     const { page, errors, context } = await openChat(id);
     // sent mid-turn, the three wait for the next step; the first ends the process there
     await page.getByRole('button', { name: 'Interrupt' }).waitFor();

@@ -93,25 +93,26 @@ describe('loom up and loom status', () => {
     expect(result.stderr).toMatch(/no kernel is running on .*; start one with: loom up/);
   });
 
-  it('serves live demo sessions when asked for the demo, with no transcripts at all', async () => {
+  it('serves live demo sessions with their hook states when asked for the demo, with no transcripts at all', async () => {
     const state = tempDir();
     const { url } = await up(['--demo', '--state', state, '--projects', join(tempDir(), 'nothing-here')]);
     const token = readFileSync(join(state, 'token'), 'utf8').trim();
     /** what the query below answers */
     interface Sessions {
       totalCount: number;
-      nodes: { atomCount: number }[];
+      nodes: { atomCount: number; live: { state: string } }[];
     }
     const query = async () => {
       const res = await fetch(`${url}graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-loom-token': token },
-        body: JSON.stringify({ query: '{ sessions { totalCount nodes { atomCount } } }' }),
+        body: JSON.stringify({ query: '{ sessions { totalCount nodes { atomCount live { state } } } }' }),
       });
       return ((await res.json()) as { data: { sessions: Sessions } }).data.sessions;
     };
     const first = await query();
     expect(first.totalCount).toBeGreaterThanOrEqual(5);
+    expect(first.nodes.filter((s) => s.live.state === 'UNKNOWN')).toEqual([]);
     const total = (s: Sessions) => s.nodes.reduce((n, x) => n + x.atomCount, 0);
     await until(async () => total(await query()) > total(first), 'the demo sessions to grow', 15_000);
   });

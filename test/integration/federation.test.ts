@@ -423,6 +423,19 @@ describe('remote sessions through the hub', () => {
     expect(missing.data.session).toBeNull();
   });
 
+  it("gives a remote block's first characters and its length, and by its atom's id the whole, forwarded whole or run on the hub", async () => {
+    const PREFIX = graphql(`{ transcript(sessionId: "gpu:gpu1") { entries { id content { ... on TextBlock { text(maxChars: 3) length } } } } }`);
+    const { data } = await hub.gql(PREFIX);
+    const first = data.transcript.entries[0];
+    expect(first.content).toEqual([{ text: 'a s', length: 'a session on gpu'.length }]);
+    const WHOLE = graphql(`query($id: ID!) { atom(id: $id) { id content { ... on TextBlock { text } } } }`);
+    const ON_HUB = graphql(`query($id: ID!) { atom(id: $id) { id content { ... on TextBlock { text } } } hosts { name } }`);
+    for (const document of [WHOLE, ON_HUB]) {
+      const whole = await hub.gql(document, { id: first.id });
+      expect(whole.data.atom).toEqual({ id: first.id, content: [{ text: 'a session on gpu' }] });
+    }
+  });
+
   /** A response body as `ask` reads it: the fields of each root by name, and the errors. */
   interface Answer {
     data?: Record<string, Record<string, unknown> | null> | null;

@@ -1,8 +1,11 @@
 import { memo, type ReactNode, useState } from 'react';
+import { withoutAnsi } from '../lib/ansi';
+import { when } from '../lib/when';
 import { CompactionDivider, IdleDivider, NewChainDivider } from './Divider';
+import { heldText, mapHeld } from './held-text';
 import { sentThroughLoom, unwrapLoomPrompt } from './loom-prompt';
-import { Markdown } from './Markdown';
 import { Picture } from './Picture';
+import { Prose } from './Prose';
 import { type Row, type RowBlock, speakerOf } from './rows';
 import { Thinking } from './Thinking';
 import { ToolCall } from './ToolCall';
@@ -19,7 +22,7 @@ export const AtomRow = memo(function AtomRow({ row }: { row: Row }) {
     <code className="slash-command">{row.atom.promptLine}</code>
   ) : (
     // biome-ignore lint/suspicious/noArrayIndexKey: a message's blocks never reorder; their place is their identity
-    row.blocks.map((b, i) => <BlockView key={i} item={viaLoom ? unwrapped(b) : b} />)
+    row.blocks.map((b, i) => <BlockView key={i} item={b} viaLoom={viaLoom} />)
   );
   return (
     <div className={`msg msg-${speaker}`}>
@@ -34,27 +37,25 @@ export const AtomRow = memo(function AtomRow({ row }: { row: Row }) {
   );
 }, sameRow);
 
-function BlockView({ item }: { item: RowBlock }) {
-  const { block } = item;
+function BlockView({ item, viaLoom }: { item: RowBlock; viaLoom: boolean }) {
+  const { block, at } = item;
   switch (block.__typename) {
-    case 'TextBlock':
-      return <Markdown text={block.text} />;
+    case 'TextBlock': {
+      const held = heldText(block.text, block.length, at, 'TextBlock');
+      // a prompt Loom delivered through a Stop hook: its text as the person sent it, without the hook's wrapper
+      return <Prose held={viaLoom ? mapHeld(held, unwrapLoomPrompt) : held} />;
+    }
     case 'ThinkingBlock':
-      return <Thinking text={block.thinking} />;
+      return <Thinking held={heldText(block.thinking, block.length, at, 'ThinkingBlock')} />;
     case 'ToolUseBlock':
-      return <ToolCall call={block} result={item.result} />;
+      return <ToolCall call={{ block, at }} result={item.result} />;
     case 'ToolResultBlock':
-      return <ToolCall call={null} result={block} />;
+      return <ToolCall call={null} result={{ block, at }} />;
     case 'ImageBlock':
       return <Picture mediaType={block.mediaType} data={block.data} />;
     case 'OpaqueBlock':
       return <div className="block-note">[{block.blockType} block]</div>;
   }
-}
-
-/** a prompt Loom delivered through a Stop hook: its text as the person sent it, without the hook's wrapper */
-function unwrapped(item: RowBlock): RowBlock {
-  return item.block.__typename === 'TextBlock' ? { block: { ...item.block, text: unwrapLoomPrompt(item.block.text) } } : item;
 }
 
 /** a slash command is written as <command-name> markup; its prompt line says it as it was typed */
@@ -72,9 +73,10 @@ function Speaker({ atom }: { atom: ChatAtom }) {
       {SPEAKER_LABELS[speaker] ?? speaker}
       {atom.author?.peer && <span className="speaker-detail"> {atom.author.peer}</span>}
       {atom.model && <span className="speaker-detail"> {atom.model}</span>}
-      <time className="speaker-detail" dateTime={atom.t}>
+      {/* a date unless it is today's: an old session's times alone say nothing */}
+      <time className="speaker-detail" dateTime={atom.t} title={new Date(atom.t).toLocaleString()}>
         {' '}
-        {new Date(atom.t).toLocaleTimeString()}
+        {when(atom.t)}
       </time>
     </div>
   );
@@ -84,7 +86,7 @@ function Speaker({ atom }: { atom: ChatAtom }) {
 function Injected({ atom, children }: { atom: ChatAtom; children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const first = atom.content.find((b) => b.__typename === 'TextBlock');
-  const line = first?.__typename === 'TextBlock' ? first.text.trim().split('\n')[0].slice(0, 140) : 'injected by the harness';
+  const line = first?.__typename === 'TextBlock' ? withoutAnsi(first.text).trim().split('\n')[0].slice(0, 140) : 'injected by the harness';
   return (
     <details className="injected" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>{line}</summary>
@@ -102,6 +104,6 @@ function sameRow(a: { row: Row }, b: { row: Row }): boolean {
     x.kind === y.kind &&
     x.showsSpeaker === y.showsSpeaker &&
     x.blocks.length === y.blocks.length &&
-    x.blocks.every((item, i) => item.block === y.blocks[i].block && item.result === y.blocks[i].result)
+    x.blocks.every((item, i) => item.block === y.blocks[i].block && item.result?.block === y.blocks[i].result?.block)
   );
 }

@@ -1,19 +1,17 @@
-import { useState } from 'react';
+import { Expandable } from './Expandable';
+import type { HeldText } from './held-text';
+import { TextPieces } from './TextPieces';
 
-const SHOWN_FIRST = 20_000;
-
-/** Preformatted text, cut at 20,000 characters until the reader asks for the rest. */
-export function LongText({ text, className }: { text: string; className?: string }) {
-  const [whole, setWhole] = useState(false);
-  const cut = !whole && text.length > SHOWN_FIRST;
+/** Preformatted text (a tool's input or output), with "show all" while the chat holds only its first characters. */
+export function LongText({ held, className }: { held: HeldText; className?: string }) {
   return (
-    <>
-      <pre className={className}>{cut ? text.slice(0, SHOWN_FIRST) : text}</pre>
-      {cut && (
-        <button type="button" className="show-all" onClick={() => setWhole(true)}>
-          show all {text.length.toLocaleString()} characters
-        </button>
+    <Expandable
+      held={held}
+      render={(text) => (
+        <pre className={className}>
+          <TextPieces text={text} />
+        </pre>
       )}
-    </>
+    />
   );
 }

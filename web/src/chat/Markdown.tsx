@@ -2,11 +2,14 @@ import { memo, type ReactElement } from 'react';
 import ReactMarkdown, { type Components, defaultUrlTransform, type Options } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
+import { withoutAnsi } from '../lib/ansi';
+import { remarkLineBreaks } from './remark-line-breaks';
 
 // Transcript text as Markdown, never as HTML: raw HTML in the text stays literal text (there is
-// no rehype-raw), and a link only keeps an http(s) or mailto target.
+// no rehype-raw), and a link only keeps an http(s) or mailto target. A single newline is a line
+// break, as the terminal shows it; terminal escape codes are dropped.
 
-const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
+const remarkPlugins: Options['remarkPlugins'] = [remarkGfm, remarkLineBreaks];
 // highlight.js's common languages (about 37, what rehype-highlight bundles in any case)
 const rehypePlugins: Options['rehypePlugins'] = [rehypeHighlight];
 
@@ -50,7 +53,7 @@ function parse(text: string): ReactElement {
   let element = parsed.get(text);
   if (element) parsed.delete(text);
   // react-markdown's Markdown is a plain function of its options (no hooks): call it to keep its output
-  else element = ReactMarkdown({ children: text, remarkPlugins, rehypePlugins, urlTransform: safeUrl, components });
+  else element = ReactMarkdown({ children: withoutAnsi(text), remarkPlugins, rehypePlugins, urlTransform: safeUrl, components });
   parsed.set(text, element);
   if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
   return element;

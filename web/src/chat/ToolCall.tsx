@@ -1,14 +1,15 @@
 import { useState } from 'react';
 import { useAtWork } from './at-work';
+import { type HeldText, heldInput, heldText, type Placed } from './held-text';
 import { keyInput, sizeOf } from './tool-summary';
 import { ToolInput } from './tools/ToolInput';
 import { ToolResult } from './tools/ToolResult';
-import type { ToolResultBlock } from './types';
+import type { ToolResultBlock, ToolUseBlock } from './types';
 
 interface Props {
   /** the call, or null for a result whose call isn't held (it is on an older page, or gone) */
-  call: { name: string; input: unknown; cwd: string | null } | null;
-  result: ToolResultBlock | undefined;
+  call: Placed<ToolUseBlock> | null;
+  result: Placed<ToolResultBlock> | undefined;
 }
 
 /**
@@ -18,21 +19,32 @@ interface Props {
 export function ToolCall({ call, result }: Props) {
   const [open, setOpen] = useState(false);
   const atWork = useAtWork();
-  const name = call?.name ?? result?.toolName ?? 'tool';
-  const state = !result ? (atWork ? 'pending' : 'unanswered') : result.isError ? 'error' : 'ok';
+  const use = call?.block;
+  const answer = result?.block;
+  const name = use?.name ?? answer?.toolName ?? 'tool';
+  const state = !answer ? (atWork ? 'pending' : 'unanswered') : answer.isError ? 'error' : 'ok';
   return (
     <details className={`tool tool-${state}`} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         <span className="tool-name">{name}</span>
-        {call && <span className="tool-key">{keyInput(call.name, call.input)}</span>}
-        <span className="tool-state">{!result ? (atWork ? 'running…' : 'no result') : `${result.isError ? 'error · ' : ''}${sizeOf(result.text)}`}</span>
+        {use && <span className="tool-key">{keyInput(use.name, use.input)}</span>}
+        <span className="tool-state">{!answer ? (atWork ? 'running…' : 'no result') : `${answer.isError ? 'error · ' : ''}${sizeOf(answer.length)}`}</span>
       </summary>
-      {open && (
+      {open && call && (
         <div className="tool-body">
-          {call && <ToolInput name={call.name} input={call.input} cwd={call.cwd} />}
-          {result && <ToolResult name={name} result={result} />}
+          <ToolInput name={call.block.name} input={call.block.input} cwd={call.block.cwd} held={(format) => heldInput(call.block, call.at, format)} />
+          {result && <ToolResult name={name} result={result.block} held={resultText(result)} />}
+        </div>
+      )}
+      {open && !call && result && (
+        <div className="tool-body">
+          <ToolResult name={name} result={result.block} held={resultText(result)} />
         </div>
       )}
     </details>
   );
+}
+
+function resultText({ block, at }: Placed<ToolResultBlock>): HeldText {
+  return block.text ? heldText(block.text, block.length, at, 'ToolResultBlock') : { text: '(no output)', rest: null };
 }

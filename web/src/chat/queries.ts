@@ -3,18 +3,39 @@ import { graphql } from '../lib/graphql';
 // The GraphQL documents of the chat pane. Atoms carry their content: the pane renders every
 // block, and the stream loads content for each atom it sends anyway.
 
+// Every text comes as its first 4,000 characters (strings of a tool's input each likewise), with
+// its length: about a screen of prose, so most messages arrive whole and show as written, and a
+// prefix parses as Markdown in a millisecond or two, while no block (a 10 MB pasted log, a file a
+// tool read) can make a page of 200 atoms more than a few megabytes or stall the tab drawing it.
+// The rest is read on "show all" (WHOLE_ATOM).
 export const ATOM = graphql(`
   fragment ChatAtom on Atom {
     id sequence type subtype t end model promptLine
     author { kind peer via }
     content {
       __typename
-      ... on TextBlock { text }
-      ... on ThinkingBlock { thinking }
-      ... on ToolUseBlock { toolUseId name input cwd }
-      ... on ToolResultBlock { toolUseId toolName isError text images { mediaType data } subagent { id name } }
+      ... on TextBlock { text(maxChars: 4000) length }
+      ... on ThinkingBlock { thinking(maxChars: 4000) length }
+      ... on ToolUseBlock { toolUseId name input(maxChars: 4000) longestString cwd }
+      ... on ToolResultBlock { toolUseId toolName isError text(maxChars: 4000) length images { mediaType data } subagent { id name } }
       ... on ImageBlock { mediaType data }
       ... on OpaqueBlock { blockType }
+    }
+  }
+`);
+
+/** One atom's texts, whole: what "show all" shows of a block the pane holds the first characters of. */
+export const WHOLE_ATOM = graphql(`
+  query ChatWholeAtom($id: ID!) {
+    atom(id: $id) {
+      id
+      content {
+        __typename
+        ... on TextBlock { text }
+        ... on ThinkingBlock { thinking }
+        ... on ToolUseBlock { input }
+        ... on ToolResultBlock { text }
+      }
     }
   }
 `);

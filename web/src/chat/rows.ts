@@ -1,3 +1,4 @@
+import type { Placed } from './held-text';
 import type { Block, ChatAtom, ToolResultBlock } from './types';
 
 // Which atoms get a row, and what each row shows. A tool call and its result are one widget in
@@ -6,10 +7,10 @@ import type { Block, ChatAtom, ToolResultBlock } from './types';
 
 export type RowKind = 'message' | 'compaction' | 'new-chain' | 'idle';
 
-export interface RowBlock {
-  block: Block;
-  /** a tool call's result, once it has arrived */
-  result?: ToolResultBlock;
+/** A block with its place ("show all" reads it again from there). */
+export interface RowBlock extends Placed<Block> {
+  /** a tool call's result, once it has arrived (in the user line that answered the call) */
+  result?: Placed<ToolResultBlock>;
 }
 
 export interface Row {
@@ -22,12 +23,12 @@ export interface Row {
 
 export function buildRows(atoms: readonly ChatAtom[]): Row[] {
   const calls = new Set<string>();
-  const results = new Map<string, ToolResultBlock>();
+  const results = new Map<string, Placed<ToolResultBlock>>();
   for (const atom of atoms) {
-    for (const block of atom.content) {
+    atom.content.forEach((block, index) => {
       if (block.__typename === 'ToolUseBlock') calls.add(block.toolUseId);
-      else if (block.__typename === 'ToolResultBlock') results.set(block.toolUseId, block);
-    }
+      else if (block.__typename === 'ToolResultBlock') results.set(block.toolUseId, { block, at: { atomId: atom.id, index } });
+    });
   }
 
   const rows: Row[] = [];
@@ -35,10 +36,11 @@ export function buildRows(atoms: readonly ChatAtom[]): Row[] {
   for (const atom of atoms) {
     const kind = rowKind(atom);
     const blocks: RowBlock[] = [];
-    for (const block of atom.content) {
-      if (block.__typename === 'ToolResultBlock' && calls.has(block.toolUseId)) continue;
-      blocks.push(block.__typename === 'ToolUseBlock' ? { block, result: results.get(block.toolUseId) } : { block });
-    }
+    atom.content.forEach((block, index) => {
+      if (block.__typename === 'ToolResultBlock' && calls.has(block.toolUseId)) return;
+      const at = { atomId: atom.id, index };
+      blocks.push(block.__typename === 'ToolUseBlock' ? { block, at, result: results.get(block.toolUseId) } : { block, at });
+    });
     if (kind === 'message' && blocks.length === 0) continue; // bookkeeping lines, or results shown with their calls
     const speaker = kind === 'message' ? speakerOf(atom) : '';
     rows.push({ kind, atom, blocks, showsSpeaker: speaker !== lastSpeaker });

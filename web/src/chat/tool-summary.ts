@@ -61,10 +61,9 @@ function clip(text: string): string {
   return oneLine.length > HEADLINE_MAX ? `${oneLine.slice(0, HEADLINE_MAX - 1)}…` : oneLine;
 }
 
-/** how big a tool result is: "812 B", "14.2 kB" */
-export function sizeOf(text: string): string {
-  const bytes = new TextEncoder().encode(text).length;
-  if (bytes < 1000) return `${bytes} B`;
-  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} kB`;
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+/** how long a tool result is, from the characters the API counts in it (the chat may hold only the first): "812 chars", "14.2k chars" */
+export function sizeOf(chars: number): string {
+  if (chars < 1000) return `${chars} chars`;
+  if (chars < 1_000_000) return `${(chars / 1000).toFixed(1)}k chars`;
+  return `${(chars / 1_000_000).toFixed(1)}M chars`;
 }

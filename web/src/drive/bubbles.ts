@@ -1,4 +1,4 @@
-import { promptText } from '../chat/loom-prompt';
+import { promptSays } from '../chat/loom-prompt';
 import type { ChatAtom } from '../chat/types';
 import { isDismissed } from './dismissed';
 import type { Outgoing, SentPrompt } from './types';
@@ -56,7 +56,7 @@ export function bubblesOf(state: OutboxState, atoms: readonly ChatAtom[]): Bubbl
     }
     // a queued prompt waits for the Stop hook: a line the person typed at the terminal is not it
     if (bubble.state === 'SENDING' || bubble.state === 'PENDING') {
-      const landed = atoms.find((a) => !taken.has(a.id) && isPrompt(a) && landedAfter(a, sentAt, afterSequence) && promptText(a) === bubble.text.trim());
+      const landed = atoms.find((a) => !taken.has(a.id) && isPrompt(a) && landedAfter(a, sentAt, afterSequence) && promptSays(a, bubble.text));
       if (landed) {
         taken.add(landed.id);
         continue;

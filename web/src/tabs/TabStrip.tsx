@@ -96,7 +96,9 @@ export function TabStrip() {
                     <LiveChip state={s.live.state} />
                   </span>
                   <span className="tab-sub">
-                    <span className="dir">{s.dir}</span>
+                    <span className="dir">
+                      <bdi>{s.dir}</bdi>
+                    </span>
                     <span className="age">{age(s.updatedAt)}</span>
                   </span>
                 </a>

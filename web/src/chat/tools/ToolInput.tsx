@@ -1,3 +1,4 @@
+import type { HeldText } from '../held-text';
 import { LongText } from '../LongText';
 import { Markdown } from '../Markdown';
 import { BashCommand } from './BashCommand';
@@ -13,7 +14,16 @@ import './tools.css';
 // an edit as a diff, a file's path and size, a todo list as a checklist, a plan as Markdown.
 // The chat's tool calls and the blocked cards' requests both show it.
 
-export function ToolInput({ name, input, cwd }: { name: string; input: unknown; cwd: string | null }) {
+interface Props {
+  name: string;
+  /** the input as held: in the chat its strings may be cut (held-text.ts) */
+  input: unknown;
+  cwd: string | null;
+  /** the input in a form, with "show all" when the chat holds it cut; whole when not given (a blocked card's request) */
+  held?: (format: (input: unknown) => string) => HeldText;
+}
+
+export function ToolInput({ name, input, cwd, held = (format) => ({ text: format(input), rest: null }) }: Props) {
   const fields = fieldsOf(input);
   switch (name) {
     case 'Bash':
@@ -25,7 +35,7 @@ export function ToolInput({ name, input, cwd }: { name: string; input: unknown; 
       return <EditDiff path={textOf(fields.file_path)} edits={edits.map((e) => ({ before: textOf(e.old_string), after: textOf(e.new_string) }))} />;
     }
     case 'Write':
-      return <FileWrite path={textOf(fields.file_path)} content={textOf(fields.content)} />;
+      return <FileWrite path={textOf(fields.file_path)} content={held((whole) => textOf(fieldsOf(whole).content))} />;
     case 'TodoWrite':
       return <Checklist items={todoItems(fields)} />;
     case 'TaskCreate':
@@ -38,7 +48,7 @@ export function ToolInput({ name, input, cwd }: { name: string; input: unknown; 
     case 'Agent':
       return <SubagentTask input={fields} />;
   }
-  return <LongText className="tool-input" text={formatInput(input)} />;
+  return <LongText className="tool-input" held={held(formatInput)} />;
 }
 
 /** one field a line, strings as written (a command or a file's text reads badly as escaped JSON) */

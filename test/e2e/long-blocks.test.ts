@@ -1,0 +1,90 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
+import { buildLog } from '../helpers/build-log';
+import { startTestKernel, type TestKernel } from '../helpers/kernel';
+import { assistant, line, prompt, say, toolResult } from '../helpers/records';
+
+// A block of 10 MiB once held Chromium at full CPU for over 50 s. The chat asks each block for
+// its first 4,000 characters (web/src/chat/queries.ts) and reads the rest only on "show all".
+
+const PREFIX = 4000;
+const MiB = 2 ** 20;
+
+let browser: TestBrowser;
+let root: string;
+let kernel: TestKernel;
+beforeAll(async () => {
+  browser = await startBrowser();
+  root = mkdtempSync(join(tmpdir(), 'loom-long-blocks-'));
+  mkdirSync(join(root, '-home-dev-demo'));
+  const log = buildLog(10 * MiB, 'THE LAST LINE OF THE LOG');
+  const write = (name: string, records: unknown[]) => writeFileSync(join(root, '-home-dev-demo', `${name}.jsonl`), records.map(line).join(''));
+  write('huge-text', [prompt('p1', null, 'paste the build log'), assistant('a1', 'p1', [say(log)], 'end_turn')]);
+  write('huge-result', [
+    prompt('p1', null, 'read the build log'),
+    assistant('a1', 'p1', [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/tmp/build.log' } }], 'tool_use'),
+    toolResult('r1', 'a1', 't1', log),
+    assistant('a2', 'r1', [say('It built.')], 'end_turn'),
+  ]);
+  kernel = await startTestKernel(root);
+}, BROWSER_START_TIMEOUT_MS);
+afterAll(async () => {
+  await browser?.close();
+  await kernel?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** characters of text in the whole page */
+const pageText = (page: Page) => page.evaluate(() => document.body.textContent?.length ?? 0);
+
+describe('a 10 MiB block in the chat', () => {
+  it('opens with at most its first characters in the page, as Markdown, collapsed to a few lines', { timeout: 60_000 }, async () => {
+    const { page, errors } = await browser.open(kernel, '/s/test:huge-text');
+    const block = await page.waitForSelector('.prose[data-state="cut"]');
+    expect(await block.$eval('.held-text h1', (h) => h.textContent)).toBe('Build log');
+    expect(await block.$eval('.held-text', (el) => el.textContent?.length)).toBeLessThanOrEqual(PREFIX);
+    // nothing else of it anywhere: the whole page holds less text than the prefix and some chrome
+    expect(await pageText(page)).toBeLessThan(PREFIX + 2000);
+    expect(await block.$eval('.held-text', (el) => el.getBoundingClientRect().height)).toBeLessThan(200);
+    expect(await block.$eval('.show-all', (b) => b.textContent)).toMatch(/^show all 10,48\d,\d{3} characters$/);
+    expect(await page.$('text=THE LAST LINE OF THE LOG')).toBeNull();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows all of it as plain text on "show all", and lets it go again on "show less"', { timeout: 120_000 }, async () => {
+    const { page, errors } = await browser.open(kernel, '/s/test:huge-text');
+    await page.click('.prose[data-state="cut"] .show-all');
+    const started = Date.now();
+    const whole = await page.waitForSelector('.prose[data-state="whole"] pre.plain-text', { timeout: 90_000 });
+    console.log(`10 MiB block shown whole in ${Date.now() - started} ms`);
+    expect(await whole.evaluate((el) => el.textContent?.endsWith('THE LAST LINE OF THE LOG'))).toBe(true);
+    expect(await pageText(page)).toBeGreaterThan(10 * MiB - 200);
+    // the tab still answers
+    await page.evaluate(() => 1);
+    await page.click('.prose[data-state="whole"] .show-all');
+    await page.waitForSelector('.prose[data-state="cut"]');
+    expect(await pageText(page)).toBeLessThan(PREFIX + 2000);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('opens a 10 MiB tool result with its first characters, and all of them on "show all"', { timeout: 120_000 }, async () => {
+    const { page, errors } = await browser.open(kernel, '/s/test:huge-result');
+    const tool = await page.waitForSelector('.tool');
+    expect(await tool.$eval('.tool-state', (s) => s.textContent)).toBe('10.5M chars');
+    await tool.click();
+    const result = await page.waitForSelector('.tool-body pre.tool-result');
+    expect(await result.evaluate((el) => el.textContent?.length)).toBeLessThanOrEqual(PREFIX);
+    expect(await pageText(page)).toBeLessThan(PREFIX + 2000);
+    await page.click('.tool-body .show-all');
+    await page.waitForSelector('.tool-body .held[data-state="whole"]', { timeout: 90_000 });
+    expect(await page.$eval('.tool-body pre.tool-result', (el) => el.textContent?.endsWith('THE LAST LINE OF THE LOG'))).toBe(true);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
