@@ -135,7 +135,7 @@ describe('tool calls in the chat', () => {
     expect(await bash.locator('.tool-result').textContent()).toContain('fatal: not a git repository');
     const write = await opened(page, 'Write');
     expect(await write.locator('.file-path').textContent()).toBe('/home/dev/demo/NOTES.md');
-    expect(await write.locator('.file-size').textContent()).toBe('writes 12 B, 2 lines');
+    expect(await write.locator('.file-size').textContent()).toBe('writes 12 chars, 2 lines');
     expect(errors).toEqual([]);
     await page.context().close();
   });
