@@ -23,6 +23,19 @@ function prefix(text: string, maxChars: number | null | undefined): string {
   return max === null ? text : firstChars(text, max);
 }
 
+const CUT_STRINGS = 'every string in it cut to its first maxChars characters (Unicode code points); its shape stays';
+
+function cutJson(value: unknown, maxChars: number | null | undefined): unknown {
+  const max = maxCharsOf(maxChars);
+  return max === null ? value : cutStrings(value, max);
+}
+
+/** Bytes a base64 text decodes to. */
+function decodedBytes(base64: string): number {
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  return Math.floor((base64.length * 3) / 4) - padding;
+}
+
 const TextBlock = builder.objectRef<Block<'text'>>('TextBlock').implement({
   fields: (t) => ({
     text: t.string({ args: { maxChars: t.arg.int({ description: MAX_CHARS }) }, resolve: (b, { maxChars }) => prefix(b.text, maxChars) }),
@@ -47,11 +60,8 @@ const ToolUseBlock = builder.objectRef<Block<'tool_use'>>('ToolUseBlock').implem
     name: t.exposeString('name'),
     input: t.field({
       type: 'JSON',
-      args: { maxChars: t.arg.int({ description: 'every string in the input cut to its first maxChars characters (Unicode code points); its shape stays' }) },
-      resolve: (b, { maxChars }) => {
-        const max = maxCharsOf(maxChars);
-        return max === null ? b.input : cutStrings(b.input, max);
-      },
+      args: { maxChars: t.arg.int({ description: CUT_STRINGS }) },
+      resolve: (b, { maxChars }) => cutJson(b.input, maxChars),
     }),
     longestString: t.int({
       description: 'characters in the longest string of the input: input(maxChars:) is the whole input when maxChars is at least this',
@@ -64,7 +74,12 @@ const ToolUseBlock = builder.objectRef<Block<'tool_use'>>('ToolUseBlock').implem
 const ImageBlock = builder.objectRef<Block<'image'>>('ImageBlock').implement({
   fields: (t) => ({
     mediaType: t.exposeString('mediaType', { nullable: true }),
-    data: t.exposeString('data', { nullable: true, description: 'base64' }),
+    data: t.exposeString('data', { nullable: true, description: 'base64: ask for it only where the image is shown (it can be megabytes)' }),
+    bytes: t.int({
+      nullable: true,
+      description: 'size of the image, decoded: known without sending `data`',
+      resolve: (b) => (b.data === null ? null : decodedBytes(b.data)),
+    }),
   }),
 });
 
@@ -81,7 +96,13 @@ export const ToolResultBlock = builder.objectRef<Block<'tool_result'>>('ToolResu
     }),
     length: t.int({ description: LENGTH, resolve: (b) => countChars(resultText(b.content)) }),
     images: t.field({ type: [ImageBlock], description: 'the image parts of the result (a screenshot a tool returned)', resolve: (b) => b.images }),
-    content: t.field({ type: 'JSON', nullable: true, resolve: (b) => b.content }),
+    content: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'the result as the transcript holds it (text and image parts)',
+      args: { maxChars: t.arg.int({ description: CUT_STRINGS }) },
+      resolve: (b, { maxChars }) => cutJson(b.content, maxChars),
+    }),
   }),
 });
 
@@ -89,7 +110,7 @@ const OpaqueBlock = builder.objectRef<Block<'opaque'>>('OpaqueBlock').implement(
   description: 'A content block of a type Loom does not know yet, kept whole.',
   fields: (t) => ({
     blockType: t.exposeString('blockType'),
-    raw: t.field({ type: 'JSON', resolve: (b) => b.raw }),
+    raw: t.field({ type: 'JSON', args: { maxChars: t.arg.int({ description: CUT_STRINGS }) }, resolve: (b, { maxChars }) => cutJson(b.raw, maxChars) }),
   }),
 });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { buildLog } from '../helpers/build-log';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
-import { assistant, line, prompt, say, toolResult } from '../helpers/records';
+import { assistant, line, prompt, say, toolResult, toolUse } from '../helpers/records';
 
 // A block of 10 MiB once held Chromium at full CPU for over 50 s. The chat asks each block for
 // its first 4,000 characters (web/src/chat/queries.ts) and reads the rest only on "show all".
@@ -29,6 +29,21 @@ beforeAll(async () => {
     assistant('a1', 'p1', [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/tmp/build.log' } }], 'tool_use'),
     toolResult('r1', 'a1', 't1', log),
     assistant('a2', 'r1', [say('It built.')], 'end_turn'),
+  ]);
+  // inputs longer than the chat's 4,000 characters: what the special views draw is cut until "show all"
+  const numbered = Array.from({ length: 800 }, (_, i) => `line ${i}`).join('\n');
+  const report = `## Report\n\n${'All checks passed. '.repeat(2000)}\n\nEND OF THE REPORT`;
+  write('long-tools', [
+    prompt('p1', null, 'change the tail, write the notes, ask a subagent'),
+    assistant('a1', 'p1', [
+      toolUse('edit', 'Edit', { file_path: '/home/dev/demo/big.txt', old_string: `${numbered}\nOLD TAIL`, new_string: `${numbered}\nNEW TAIL` }),
+    ]),
+    toolResult('r1', 'a1', 'edit', 'updated'),
+    assistant('a2', 'r1', [toolUse('write', 'Write', { file_path: '/home/dev/demo/notes.txt', content: `${numbered}\nTHE LAST NOTE` })]),
+    toolResult('r2', 'a2', 'write', 'written'),
+    assistant('a3', 'r2', [toolUse('task', 'Task', { description: 'Check', subagent_type: 'Explore', prompt: 'Check everything.' })]),
+    toolResult('r3', 'a3', 'task', [{ type: 'text', text: report }]),
+    assistant('a4', 'r3', [say('Done.')], 'end_turn'),
   ]);
   kernel = await startTestKernel(root);
 }, BROWSER_START_TIMEOUT_MS);
@@ -84,6 +99,62 @@ describe('a 10 MiB block in the chat', () => {
     await page.click('.tool-body .show-all');
     await page.waitForSelector('.tool-body .held[data-state="whole"]', { timeout: 90_000 });
     expect(await page.$eval('.tool-body pre.tool-result', (el) => el.textContent?.endsWith('THE LAST LINE OF THE LOG'))).toBe(true);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe("a tool call's long input in its own view", () => {
+  /** opens the (one) call of this tool and gives its body */
+  async function opened(page: Page, name: string) {
+    const widget = page.locator('.tool').filter({ has: page.locator('.tool-name', { hasText: new RegExp(`^${name}$`) }) });
+    await widget.locator('summary').first().click();
+    return widget.locator('.tool-body');
+  }
+
+  it('diffs an Edit from the cut input, then from the whole on "show all", folding long unchanged runs', async () => {
+    const { page, errors } = await browser.open(kernel, '/s/test:long-tools');
+    const edit = await opened(page, 'Edit');
+    const held = edit.locator('.tool-input-held');
+    expect(await held.getAttribute('data-state')).toBe('cut');
+    // both strings cut at the same place: nothing changed in what the chat holds
+    expect(await edit.locator('.diff-added').count()).toBe(0);
+    expect(await held.locator('> .show-all').textContent()).toBe('show all (its longest field: 7.1k chars)');
+    await held.locator('> .show-all').click();
+    await edit.locator('.tool-input-held[data-state="whole"] .diff-added').waitFor();
+    expect(await edit.locator('.diff-removed').textContent()).toBe('- OLD TAIL\n');
+    expect(await edit.locator('.diff-added').textContent()).toBe('+ NEW TAIL\n');
+    // 800 unchanged lines: the three before the change, the rest folded
+    expect(await edit.locator('.diff-fold').textContent()).toBe('⋯ 797 unchanged lines');
+    expect(await edit.locator('.diff-same').textContent()).toBe('  line 797\n  line 798\n  line 799\n');
+    await edit.locator('.diff-fold').click();
+    expect(await edit.locator('.diff-same').textContent()).toContain('  line 0\n  line 1\n');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('says a Write\'s size is at least what the chat holds, and its whole size and text on "show all"', async () => {
+    const { page, errors } = await browser.open(kernel, '/s/test:long-tools');
+    const write = await opened(page, 'Write');
+    expect(await write.locator('.file-size').textContent()).toBe('writes at least 4.0k chars, at least 457 lines');
+    await write.locator('.tool-input-held > .show-all').click();
+    await write.locator('.tool-input-held[data-state="whole"]').waitFor();
+    expect(await write.locator('.file-size').textContent()).toBe('writes 7.1k chars, 801 lines');
+    await write.locator('.file-content summary').click();
+    expect(await write.locator('.file-content pre').textContent()).toMatch(/THE LAST NOTE$/);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows a subagent\'s long report as Markdown from its first characters, and the rest on "show all"', async () => {
+    const { page, errors } = await browser.open(kernel, '/s/test:long-tools');
+    const task = await opened(page, 'Task');
+    const report = task.locator('.subagent-report .prose');
+    expect(await report.locator('h2').textContent()).toBe('Report');
+    expect(await report.textContent()).not.toContain('END OF THE REPORT');
+    await report.locator('.show-all').click();
+    await task.locator('.subagent-report .prose[data-state="whole"]').waitFor();
+    expect(await report.locator('.held-text').textContent()).toMatch(/END OF THE REPORT$/);
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATOM, SESSION_STREAM, TRANSCRIPT_PAGE, WHOLE_ATOM } from '../../web/src/chat/queries';
 import { graphql, readFragment } from '../../web/src/lib/graphql';
 import { iterate, startTestKernel, type TestKernel } from '../helpers/kernel';
-import { assistant, line, prompt, say, toolResult } from '../helpers/records';
+import { assistant, line, prompt, say, screenshot, toolResult } from '../helpers/records';
 
 // Blocks of megabytes over real HTTP: each text field takes maxChars and gives its length, a tool
 // call's input cuts its strings, and atom(id) reads a block again whole. The dashboard asks for
@@ -16,6 +16,8 @@ const MiB = 2 ** 20;
 const HUGE = `${'0123456789abcdef'.repeat(MiB / 16 - 1)}THE END OF IT...`;
 // four characters, six UTF-16 units: an emoji is one character, as the API counts them
 const EMOJI = 'a😀b😀';
+// a 1 MiB picture: base64 of 3 MiB less two bytes, so its text ends in one '='
+const PICTURE = Buffer.alloc(MiB - 2, 7).toString('base64');
 
 let root: string;
 let kernel: TestKernel;
@@ -38,6 +40,12 @@ beforeAll(async () => {
       { type: 'text', text: 'written' },
     ]),
     assistant('a3', 'r1', [say(EMOJI)], 'end_turn'),
+  ]);
+  write('pictures', [
+    prompt('i1', null, 'take a screenshot'),
+    assistant('i2', 'i1', [{ type: 'tool_use', id: 'shot', name: 'Screenshot', input: {} }], 'tool_use'),
+    toolResult('i3', 'i2', 'shot', screenshot(PICTURE)),
+    assistant('i4', 'i3', [say('Done.')], 'end_turn'),
   ]);
   write('rewound', [
     prompt('q1', null, 'start the report'),
@@ -123,6 +131,33 @@ describe('maxChars and length', () => {
     const atoms = readFragment(ATOM, value?.data?.sessionStream.atoms ?? []);
     const first = atoms[0]?.content[0];
     expect(first?.__typename === 'TextBlock' && [first.text.length, first.length]).toEqual([4000, 10 * MiB]);
+  });
+
+  it("cuts each string of a tool result's raw content, keeping its shape", async () => {
+    const content = graphql(`query Content($id: ID!, $max: Int) { atom(id: $id) { content { ... on ToolResultBlock { content(maxChars: $max) } } } }`);
+    const { data } = await kernel.gql(content, { id: 'test:huge:r1', max: 4 });
+    expect(data.atom?.content).toEqual([
+      {
+        content: [
+          { type: 'text', text: '0123' },
+          { type: 'text', text: 'writ' },
+        ],
+      },
+    ]);
+  });
+
+  it("says an image's size without its bytes, and the dashboard's page carries no image data", async () => {
+    const sizes = graphql(`query Sizes($id: ID!) { atom(id: $id) { content { ... on ToolResultBlock { images { mediaType bytes } } } } }`);
+    const { data } = await kernel.gql(sizes, { id: 'test:pictures:i3' });
+    expect(data.atom?.content).toEqual([{ images: [{ mediaType: 'image/png', bytes: MiB - 2 }] }]);
+    const res = await kernel.fetch('graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: print(TRANSCRIPT_PAGE), variables: { id: 'test:pictures' } }),
+    });
+    const body = await res.text();
+    expect(body).toContain(`"bytes":${MiB - 2}`);
+    expect(body.length).toBeLessThan(10_000);
   });
 
   it('refuses a negative maxChars with BAD_USER_INPUT', async () => {

@@ -68,7 +68,7 @@ export function RequestPanel({ request: ref }: { request: FragmentOf<typeof REQU
       ) : request.kind === 'PLAN_APPROVAL' && request.plan !== null ? (
         <Markdown text={request.plan} />
       ) : (
-        <ToolInput name={request.toolName} input={request.input} cwd={request.cwd} />
+        <ToolInput name={request.toolName} held={{ input: request.input, rest: null }} cwd={request.cwd} />
       )}
       {done ? (
         <p className="request-done" role="status">

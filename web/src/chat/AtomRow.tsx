@@ -52,7 +52,7 @@ function BlockView({ item, viaLoom }: { item: RowBlock; viaLoom: boolean }) {
     case 'ToolResultBlock':
       return <ToolCall call={null} result={{ block, at }} />;
     case 'ImageBlock':
-      return <Picture mediaType={block.mediaType} data={block.data} />;
+      return <Picture mediaType={block.mediaType} bytes={block.bytes} at={at} />;
     case 'OpaqueBlock':
       return <div className="block-note">[{block.blockType} block]</div>;
   }

@@ -1,38 +1,41 @@
 import { type ReactNode, useState } from 'react';
 import type { HeldText } from './held-text';
 
-interface Props {
-  held: HeldText;
-  /** draws a text: the part held, or the whole once read */
-  render: (text: string) => ReactNode;
+interface Props<T> {
+  /** what the chat holds: a text's first characters, or a tool call's input with its strings cut */
+  held: T;
+  /** reads the whole; null when `held` is the whole */
+  readWhole: (() => Promise<T>) | null;
+  /** what "show all" says of the whole: " 12,345 characters" */
+  size?: string;
+  /** draws the part held (`cut`), or the whole once read */
+  render: (value: T, cut: boolean) => ReactNode;
   className?: string;
 }
 
 /**
- * A text the chat may hold only the first characters of: drawn as held, with "show all", which
- * reads the rest and draws the whole; "show less" lets the whole go again (it may be megabytes).
+ * Something the chat may hold only part of: drawn as held, with "show all", which reads the rest
+ * and draws the whole; "show less" lets the whole go again (it may be megabytes).
  */
-export function Expandable({ held, render, className }: Props) {
-  const [whole, setWhole] = useState<string | null>(null);
+export function Expandable<T>({ held, readWhole, size = '', render, className }: Props<T>) {
+  const [whole, setWhole] = useState<{ value: T } | null>(null);
   const [reading, setReading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const { rest } = held;
-  if (!rest) return render(held.text);
+  if (!readWhole) return render(held, false);
   const show = async () => {
     setReading(true);
     setError(null);
     try {
-      setWhole(await rest.read());
+      setWhole({ value: await readWhole() });
     } catch (err) {
       setError((err as Error).message);
     } finally {
       setReading(false);
     }
   };
-  const size = rest.length === null ? '' : ` ${rest.length.toLocaleString()} characters`;
   return (
     <div className={className ? `held ${className}` : 'held'} data-state={whole === null ? 'cut' : 'whole'}>
-      <div className="held-text">{render(whole ?? held.text)}</div>
+      <div className="held-text">{whole === null ? render(held, true) : render(whole.value, false)}</div>
       {whole === null ? (
         <button type="button" className="show-all" disabled={reading} onClick={() => void show()}>
           {reading ? 'reading…' : `show all${size}`}
@@ -45,4 +48,11 @@ export function Expandable({ held, render, className }: Props) {
       {error && <div className="error">Could not read the rest: {error}</div>}
     </div>
   );
+}
+
+/** A text as the chat holds it (held-text.ts), expandable. */
+export function ExpandableText({ held, render, className }: { held: HeldText; render: (text: string) => ReactNode; className?: string }) {
+  const { rest } = held;
+  const size = rest?.length == null ? '' : ` ${rest.length.toLocaleString()} characters`;
+  return <Expandable held={held.text} readWhole={rest?.read ?? null} size={size} render={render} className={className} />;
 }

@@ -1,4 +1,4 @@
-import { Expandable } from './Expandable';
+import { ExpandableText } from './Expandable';
 import type { HeldText } from './held-text';
 import { Markdown } from './Markdown';
 import { TextPieces } from './TextPieces';
@@ -17,5 +17,5 @@ const draw = (text: string) =>
 
 /** A text block: Markdown; collapsed to a few lines while the chat holds only its first characters. */
 export function Prose({ held }: { held: HeldText }) {
-  return <Expandable held={held} render={draw} className="prose" />;
+  return <ExpandableText held={held} render={draw} className="prose" />;
 }

@@ -1,4 +1,4 @@
-import { Expandable } from './Expandable';
+import { ExpandableText } from './Expandable';
 import type { HeldText } from './held-text';
 import { TextPieces } from './TextPieces';
 
@@ -8,7 +8,7 @@ export function Thinking({ held }: { held: HeldText }) {
   return (
     <details className="thinking">
       <summary>thinking</summary>
-      <Expandable
+      <ExpandableText
         held={held}
         render={(text) => (
           <pre>

@@ -32,13 +32,13 @@ export function ToolCall({ call, result }: Props) {
       </summary>
       {open && call && (
         <div className="tool-body">
-          <ToolInput name={call.block.name} input={call.block.input} cwd={call.block.cwd} held={(format) => heldInput(call.block, call.at, format)} />
-          {result && <ToolResult name={name} result={result.block} held={resultText(result)} />}
+          <ToolInput name={call.block.name} held={heldInput(call.block, call.at)} cwd={call.block.cwd} />
+          {result && <ToolResult name={name} result={result} held={resultText(result)} />}
         </div>
       )}
       {open && !call && result && (
         <div className="tool-body">
-          <ToolResult name={name} result={result.block} held={resultText(result)} />
+          <ToolResult name={name} result={result} held={resultText(result)} />
         </div>
       )}
     </details>

@@ -45,11 +45,20 @@ export function heldText(text: string, length: number, place: BlockPlace, type: 
   return { text, rest: { length, read } };
 }
 
-/** A tool call's input as `format` writes it; its strings are cut when one was longer than the chat asks for. */
-export function heldInput(call: ToolUseBlock, place: BlockPlace, format: (input: unknown) => string): HeldText {
-  const text = format(call.input);
-  if (longestString(call.input) >= call.longestString) return { text, rest: null };
-  return { text, rest: { length: null, read: async () => format((await readWhole(place, 'ToolUseBlock')).input) } };
+/** A tool call's input as the chat holds it: its strings are cut when one was longer than the chat asks for. */
+export interface HeldInput {
+  input: unknown;
+  /** set when a string of `input` is cut */
+  rest: {
+    /** characters of the input's longest string */
+    longest: number;
+    read: () => Promise<unknown>;
+  } | null;
+}
+
+export function heldInput(call: ToolUseBlock, place: BlockPlace): HeldInput {
+  if (longestString(call.input) >= call.longestString) return { input: call.input, rest: null };
+  return { input: call.input, rest: { longest: call.longestString, read: async () => (await readWhole(place, 'ToolUseBlock')).input } };
 }
 
 /** The same held text, each form of it passed through `change` (the rest too, once read). */

@@ -7,7 +7,8 @@ import { graphql } from '../lib/graphql';
 // its length: about a screen of prose, so most messages arrive whole and show as written, and a
 // prefix parses as Markdown in a millisecond or two, while no block (a 10 MB pasted log, a file a
 // tool read) can make a page of 200 atoms more than a few megabytes or stall the tab drawing it.
-// The rest is read on "show all" (WHOLE_ATOM).
+// The rest is read on "show all" (WHOLE_ATOM). Images come as their size only: a row reads its
+// image's bytes when it is drawn (IMAGE).
 export const ATOM = graphql(`
   fragment ChatAtom on Atom {
     id sequence type subtype t end model promptLine
@@ -17,8 +18,8 @@ export const ATOM = graphql(`
       ... on TextBlock { text(maxChars: 4000) length }
       ... on ThinkingBlock { thinking(maxChars: 4000) length }
       ... on ToolUseBlock { toolUseId name input(maxChars: 4000) longestString cwd }
-      ... on ToolResultBlock { toolUseId toolName isError text(maxChars: 4000) length images { mediaType data } subagent { id name } }
-      ... on ImageBlock { mediaType data }
+      ... on ToolResultBlock { toolUseId toolName isError text(maxChars: 4000) length images { mediaType bytes } subagent { id name } }
+      ... on ImageBlock { mediaType bytes }
       ... on OpaqueBlock { blockType }
     }
   }
@@ -77,6 +78,20 @@ export const TRANSCRIPT_PAGE = graphql(
 `,
   [ATOM],
 );
+
+/** The bytes of one atom's images: what a picture reads when its row is drawn. */
+export const IMAGE = graphql(`
+  query ChatImage($id: ID!) {
+    atom(id: $id) {
+      id
+      content {
+        __typename
+        ... on ImageBlock { data }
+        ... on ToolResultBlock { images { data } }
+      }
+    }
+  }
+`);
 
 export const SESSION_STREAM = graphql(
   `

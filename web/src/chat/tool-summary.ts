@@ -61,9 +61,9 @@ function clip(text: string): string {
   return oneLine.length > HEADLINE_MAX ? `${oneLine.slice(0, HEADLINE_MAX - 1)}…` : oneLine;
 }
 
-/** how long a tool result is, from the characters the API counts in it (the chat may hold only the first): "812 chars", "14.2k chars" */
-export function sizeOf(chars: number): string {
-  if (chars < 1000) return `${chars} chars`;
-  if (chars < 1_000_000) return `${(chars / 1000).toFixed(1)}k chars`;
-  return `${(chars / 1_000_000).toFixed(1)}M chars`;
+/** how long a tool result is, from the characters the API counts in it (the chat may hold only the first): "812 chars", "14.2k chars"; or an image, in bytes */
+export function sizeOf(count: number, unit = 'chars'): string {
+  if (count < 1000) return `${count} ${unit}`;
+  if (count < 1_000_000) return `${(count / 1000).toFixed(1)}k ${unit}`;
+  return `${(count / 1_000_000).toFixed(1)}M ${unit}`;
 }

@@ -1,11 +1,12 @@
 import { Link } from '@tanstack/react-router';
 import { plainTitle } from '../../lib/plain-title';
-import { Markdown } from '../Markdown';
+import { type HeldText, mapHeld } from '../held-text';
+import { Prose } from '../Prose';
 import type { ToolResultBlock } from '../types';
 import { reportOf } from './subagent-report';
 
-/** What a subagent reported, as Markdown, under a link to its own chat. */
-export function SubagentReport({ result }: { result: ToolResultBlock }) {
+/** What a subagent reported, as Markdown (the whole on "show all"), under a link to its own chat. */
+export function SubagentReport({ result, held }: { result: ToolResultBlock; held: HeldText }) {
   return (
     <div className="subagent-report">
       {result.subagent && (
@@ -16,7 +17,7 @@ export function SubagentReport({ result }: { result: ToolResultBlock }) {
           </Link>
         </p>
       )}
-      <Markdown text={reportOf(result.text)} />
+      <Prose held={mapHeld(held, reportOf)} />
     </div>
   );
 }

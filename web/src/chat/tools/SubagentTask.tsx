@@ -1,4 +1,4 @@
-import { Markdown } from '../Markdown';
+import { Prose } from '../Prose';
 import { Folded } from './Folded';
 import { type Fields, textOf } from './tool-fields';
 
@@ -11,7 +11,7 @@ export function SubagentTask({ input }: { input: Fields }) {
         {textOf(input.subagent_type) || 'general-purpose'} agent{name && ` “${name}”`}
       </p>
       <Folded label="its prompt" className="subagent-prompt">
-        <Markdown text={textOf(input.prompt)} />
+        <Prose held={{ text: textOf(input.prompt), rest: null }} />
       </Folded>
     </div>
   );

@@ -1,6 +1,8 @@
-import type { HeldText } from '../held-text';
-import { LongText } from '../LongText';
-import { Markdown } from '../Markdown';
+import { Expandable } from '../Expandable';
+import type { HeldInput } from '../held-text';
+import { Prose } from '../Prose';
+import { TextPieces } from '../TextPieces';
+import { sizeOf } from '../tool-summary';
 import { BashCommand } from './BashCommand';
 import { Checklist } from './Checklist';
 import { taskItems, todoItems } from './checklist-items';
@@ -12,18 +14,32 @@ import './tools.css';
 
 // A tool call's input in the form a person reads or decides on: the command with its directory,
 // an edit as a diff, a file's path and size, a todo list as a checklist, a plan as Markdown.
-// The chat's tool calls and the blocked cards' requests both show it.
+// The chat's tool calls and the blocked cards' requests both show it. The chat may hold the
+// input with its strings cut: each form is drawn from what is held, and from the whole on "show all".
 
 interface Props {
   name: string;
-  /** the input as held: in the chat its strings may be cut (held-text.ts) */
-  input: unknown;
+  /** the input as held: whole on a blocked card's request, strings maybe cut in the chat (held-text.ts) */
+  held: HeldInput;
   cwd: string | null;
-  /** the input in a form, with "show all" when the chat holds it cut; whole when not given (a blocked card's request) */
-  held?: (format: (input: unknown) => string) => HeldText;
 }
 
-export function ToolInput({ name, input, cwd, held = (format) => ({ text: format(input), rest: null }) }: Props) {
+export function ToolInput({ name, held, cwd }: Props) {
+  const { rest } = held;
+  const size = rest ? ` (its longest field: ${sizeOf(rest.longest)})` : '';
+  return (
+    <Expandable
+      held={held.input}
+      readWhole={rest?.read ?? null}
+      size={size}
+      className="tool-input-held"
+      render={(input, cut) => <InputView name={name} input={input} cwd={cwd} cut={cut} />}
+    />
+  );
+}
+
+/** One form of a tool's input; `cut` when some string in it is only its first characters. */
+function InputView({ name, input, cwd, cut }: { name: string; input: unknown; cwd: string | null; cut: boolean }) {
   const fields = fieldsOf(input);
   switch (name) {
     case 'Bash':
@@ -35,20 +51,24 @@ export function ToolInput({ name, input, cwd, held = (format) => ({ text: format
       return <EditDiff path={textOf(fields.file_path)} edits={edits.map((e) => ({ before: textOf(e.old_string), after: textOf(e.new_string) }))} />;
     }
     case 'Write':
-      return <FileWrite path={textOf(fields.file_path)} content={held((whole) => textOf(fieldsOf(whole).content))} />;
+      return <FileWrite path={textOf(fields.file_path)} content={textOf(fields.content)} cut={cut} />;
     case 'TodoWrite':
       return <Checklist items={todoItems(fields)} />;
     case 'TaskCreate':
     case 'TaskUpdate':
       return <Checklist items={taskItems(name, fields)} />;
     case 'ExitPlanMode':
-      if (typeof fields.plan === 'string') return <Markdown text={fields.plan} />;
+      if (typeof fields.plan === 'string') return <Prose held={{ text: fields.plan, rest: null }} />;
       break;
     case 'Task':
     case 'Agent':
       return <SubagentTask input={fields} />;
   }
-  return <LongText className="tool-input" held={held(formatInput)} />;
+  return (
+    <pre className="tool-input">
+      <TextPieces text={formatInput(input)} />
+    </pre>
+  );
 }
 
 /** one field a line, strings as written (a command or a file's text reads badly as escaped JSON) */
