@@ -39,19 +39,21 @@ afterAll(async () => {
 /** the serious and critical findings on the page as it is, one line each: rule, impact, where */
 async function graveFindings(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() => (window as unknown as { axe: { run: (o: object) => Promise<AxeResults> } }).axe.run({ resultTypes: ['violations'] }));
+  const results = await page.evaluate(() =>
+    (window as unknown as { axe: { run: (o: object) => Promise<AxeResults> } }).axe.run({ resultTypes: ['violations'] }),
+  );
   return results.violations
     .filter((v) => GRAVE.has(v.impact ?? ''))
     .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}: ${n.failureSummary?.split('\n')[1]?.trim() ?? v.help}`));
 }
 
-const ROUTES: { name: string; path: () => string; ready: string; then?: (page: Page) => Promise<void> }[] = [
+const ROUTES: { name: string; path: () => string; ready: string; open?: (page: Page) => Promise<void> }[] = [
   { name: 'the feed', path: () => '/', ready: '.goal-card' },
   {
     name: 'a chat with a tool call opened',
     path: () => `/s/${sessionId}`,
     ready: '.tool',
-    then: async (page) => {
+    open: async (page) => {
       await page.locator('.tool summary').first().click();
       await page.waitForSelector('.tool-body');
     },
@@ -61,10 +63,10 @@ const ROUTES: { name: string; path: () => string; ready: string; then?: (page: P
 ];
 
 describe.each(['light', 'dark'] as const)('accessibility in the %s theme', (colorScheme) => {
-  it.each(ROUTES)('finds nothing serious on $name', { timeout: 60_000 }, async ({ path, ready, then }) => {
+  it.each(ROUTES)('finds nothing serious on $name', { timeout: 60_000 }, async ({ path, ready, open }) => {
     const { page, errors } = await browser.open(kernel, path(), { colorScheme });
     await page.waitForSelector(ready);
-    await then?.(page);
+    await open?.(page);
     expect(await graveFindings(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.context().close();
