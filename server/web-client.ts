@@ -7,7 +7,7 @@ import { extname, join } from 'node:path';
 // ever read, whatever the path says.
 
 const DIST = join(import.meta.dirname, '..', 'web', 'dist');
-const APP_ROUTES = /^\/(?:$|s\/[^/]+$|timeline$|settings$)/;
+const APP_ROUTES = /^\/(?:$|s\/[^/]+$|timeline$|usage$|settings$)/;
 const ASSET = /^\/assets\/([\w.-]+)$/;
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -64,7 +64,7 @@ describe('the dashboard over the fixtures', () => {
 
   it('logs no console error on any route', async () => {
     const session = (await kernel.gql(graphql(`query FirstTab { sessions(first: 1) { nodes { id } } }`))).data.sessions.nodes[0].id;
-    for (const route of ['/', `/s/${encodeURIComponent(session)}`, '/timeline', '/settings']) {
+    for (const route of ['/', `/s/${encodeURIComponent(session)}`, '/timeline', '/usage', '/settings']) {
       const { page, errors, context } = await browser.open(kernel, route);
       await page.waitForSelector('.tab');
       await page.waitForLoadState('networkidle');

@@ -4,8 +4,9 @@ import { rootRoute } from './routes/root';
 import { sessionRoute } from './routes/session';
 import { settingsRoute } from './routes/settings';
 import { timelineRoute } from './routes/timeline';
+import { usageRoute } from './routes/usage';
 
-const routeTree = rootRoute.addChildren([feedRoute, sessionRoute, timelineRoute, settingsRoute]);
+const routeTree = rootRoute.addChildren([feedRoute, sessionRoute, timelineRoute, usageRoute, settingsRoute]);
 
 export const router = createRouter({ routeTree });
 

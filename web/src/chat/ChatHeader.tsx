@@ -3,9 +3,10 @@ import { plainTitle } from '../lib/plain-title';
 import { HostName } from '../tabs/host-name';
 import { LiveChip } from '../tabs/live-chip';
 import type { LiveKind } from '../tabs/sessions';
+import { SessionUsage } from './SessionUsage';
 import type { SessionHead } from './types';
 
-/** Which session this is, where it runs, whether it is live, and the subagents it launched. */
+/** Which session this is, where it runs, whether it is live, what it used, and the subagents it launched. */
 export function ChatHeader({ head, live }: { head: SessionHead; live: LiveKind }) {
   return (
     <header className="chat-header">
@@ -15,6 +16,7 @@ export function ChatHeader({ head, live }: { head: SessionHead; live: LiveKind }
       </div>
       <div className="chat-meta">
         <span className="chat-dir">{head.dir}</span>
+        <SessionUsage head={head} />
         {head.parent && (
           <span>
             subagent of{' '}

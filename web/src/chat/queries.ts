@@ -1,4 +1,5 @@
 import { graphql } from '../lib/graphql';
+import { USAGE_FIGURES } from '../usage/queries';
 
 // The GraphQL documents of the chat pane. Atoms carry their content: the pane renders every
 // block, and the stream loads content for each atom it sends anyway.
@@ -41,7 +42,9 @@ export const WHOLE_ATOM = graphql(`
   }
 `);
 
-export const SESSION_HEAD = graphql(`
+/** The header's usage counts the subagents the session launched (their work was its asks), and its own apart. */
+export const SESSION_HEAD = graphql(
+  `
   query ChatHead($id: ID!) {
     session(id: $id) {
       id name dir
@@ -51,9 +54,13 @@ export const SESSION_HEAD = graphql(`
       parent { id name }
       subagents { id name }
       turns { id index t firstSequence trigger { sequence promptLine author { kind } } rewoundBranches { id firstPrompt atomCount t } }
+      usage(includeSubagents: true) { ...UsageFigures }
+      ownUsage: usage { totalTokens cost costStatus }
     }
   }
-`);
+`,
+  [USAGE_FIGURES],
+);
 
 /** The atoms of what rewinds took off a session's path, read when the reader opens one. */
 export const REWOUND_BRANCHES = graphql(

@@ -17,6 +17,7 @@ function Layout() {
           Feed
         </Link>
         <Link to="/timeline">Timeline</Link>
+        <Link to="/usage">Usage</Link>
         <Link to="/settings">Settings</Link>
         <a href="/graphql" target="_blank" rel="noopener noreferrer">
           GraphiQL
