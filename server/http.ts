@@ -9,11 +9,12 @@ import { renderLoginPage } from './login-page';
 import type { AccessPolicy } from './security/access';
 import { graphiqlPage, setSecurityHeaders } from './security/headers';
 import type { FailureThrottle } from './security/throttle';
-import { isAppRoute, serveWebClient } from './web-client';
+import { isAppRoute, isInstallFile, serveInstallFile, serveWebClient } from './web-client';
 import type { LoomYoga } from './yoga';
 
-// The kernel's HTTP routes. Every request passes the Host and Origin checks first; /healthz and
-// /version answer without a token; everything else needs one.
+// The kernel's HTTP routes. Every request passes the Host and Origin checks first; /healthz,
+// /version and the app's install files (manifest and icons) answer without a token; everything
+// else needs one.
 
 const MAX_LOGIN_BODY = 4096;
 
@@ -51,6 +52,8 @@ async function handle(deps: HttpDeps, req: IncomingMessage, res: ServerResponse)
   const url = new URL(req.url ?? '/', 'http://loom');
   if (url.pathname === '/healthz') return send(res, 200, 'application/json', JSON.stringify({ ok: true }));
   if (url.pathname === '/version') return send(res, 200, 'application/json', JSON.stringify({ version: VERSION }));
+  // a browser fetches the manifest without cookies: installing the app needs these to be public
+  if (isRead(req) && isInstallFile(url.pathname)) return serveInstallFile(url.pathname, res);
   if (req.method === 'GET' && url.searchParams.has('token')) return tokenLink(deps, req, res, url);
   if (url.pathname === '/login' && req.method === 'POST') return login(deps, req, res);
 

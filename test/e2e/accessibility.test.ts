@@ -59,6 +59,7 @@ const ROUTES: { name: string; path: () => string; ready: string; open?: (page: P
     },
   },
   { name: 'the timeline', path: () => '/timeline', ready: '.tl-lane' },
+  { name: 'the usage view', path: () => '/usage?range=all', ready: '.usage-chart svg' },
   { name: 'the settings', path: () => '/settings', ready: 'main h1, main h2' },
 ];
 

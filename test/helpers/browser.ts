@@ -9,8 +9,8 @@ export const CHROMIUM = process.env.LOOM_CHROMIUM ?? '/usr/bin/chromium';
 
 export interface TestBrowser {
   browser: Browser;
-  /** a fresh signed-in page at `path` of the kernel's dashboard (the `?token=` link, then the route) */
-  open(kernel: TestKernel, path?: string, options?: { colorScheme?: 'light' | 'dark' }): Promise<TestPage>;
+  /** a fresh signed-in page at `path` of the kernel's dashboard (the `?token=` link, then the route); 1440×900, or a phone's 390×844 */
+  open(kernel: TestKernel, path?: string, options?: { colorScheme?: 'light' | 'dark'; phone?: boolean }): Promise<TestPage>;
   close(): Promise<void>;
 }
 
@@ -20,6 +20,10 @@ export interface TestPage {
   /** console errors and page errors seen so far */
   errors: string[];
 }
+
+const DESKTOP = { viewport: { width: 1440, height: 900 } };
+/** a phone's screen in CSS pixels, touch, and a mobile browser's viewport handling */
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /** attempts at launching Chromium, and how long each may take before it is killed */
 const LAUNCH_ATTEMPTS = 3;
@@ -50,7 +54,8 @@ export async function startBrowser(): Promise<TestBrowser> {
   return {
     browser,
     async open(kernel, path = '/', options = {}) {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: options.colorScheme ?? 'light' });
+      const screen = options.phone ? PHONE : DESKTOP;
+      const context = await browser.newContext({ ...screen, colorScheme: options.colorScheme ?? 'light' });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));

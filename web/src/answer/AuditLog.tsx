@@ -36,29 +36,31 @@ function ActionsOf({ host }: { host: string | null }) {
   if (!data) return <p>Loading…</p>;
   if (data.actions.length === 0) return <p className="audit-empty">No action was taken through this kernel yet.</p>;
   return (
-    <table className="audit-log">
-      <thead>
-        <tr>
-          <th>when</th>
-          <th>who</th>
-          <th>what</th>
-          <th>where</th>
-          <th>result</th>
-        </tr>
-      </thead>
-      <tbody>
-        {data.actions.map((a) => (
-          <tr key={a.seq} data-result={a.result}>
-            <td>{new Date(a.at).toLocaleString()}</td>
-            <td>{a.actor}</td>
-            <td>
-              {a.action}: {a.summary}
-            </td>
-            <td>{a.sessionId ?? a.host}</td>
-            <td title={a.message ?? undefined}>{a.result}</td>
+    <div className="audit-log-box">
+      <table className="audit-log">
+        <thead>
+          <tr>
+            <th>when</th>
+            <th>who</th>
+            <th>what</th>
+            <th>where</th>
+            <th>result</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {data.actions.map((a) => (
+            <tr key={a.seq} data-result={a.result}>
+              <td>{new Date(a.at).toLocaleString()}</td>
+              <td>{a.actor}</td>
+              <td>
+                {a.action}: {a.summary}
+              </td>
+              <td>{a.sessionId ?? a.host}</td>
+              <td title={a.message ?? undefined}>{a.result}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

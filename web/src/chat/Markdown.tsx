@@ -40,6 +40,12 @@ const components: Components = {
     ) : (
       <span>[image{alt ? `: ${alt}` : ''}]</span>
     ),
+  // a wide table scrolls sideways in its own box, not the chat
+  table: ({ children }) => (
+    <div className="md-table">
+      <table>{children}</table>
+    </div>
+  ),
 };
 
 /**

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { AwaySwitches } from '../answer/AwaySwitch';
 import { useNow } from '../lib/use-now';
+import { usePhone } from '../lib/use-phone';
 import { useSessions } from '../tabs/sessions';
 import { ClearBar } from './ClearBar';
 import { FeedColumn } from './FeedColumn';
@@ -11,6 +12,8 @@ import { type Notifications, useBlockedNotifications } from './use-blocked-notif
 import './feed.css';
 
 const COLUMNS: GoalStatus[] = ['WORKING', 'BLOCKED', 'COMPLETED'];
+/** a phone shows one column under another: what needs you comes first */
+const PHONE_COLUMNS: GoalStatus[] = ['BLOCKED', 'WORKING', 'COMPLETED'];
 
 // The feed: every ask of every session in three columns, so the one that needs you is found first.
 export function FeedPane() {
@@ -18,6 +21,7 @@ export function FeedPane() {
   const { byId: tabs } = useSessions();
   const now = useNow(15_000);
   const [openGoal, setOpenGoal] = useState<string | null>(null);
+  const phone = usePhone();
   const all = COLUMNS.flatMap((s) => columns[s]);
   const open = openGoal ? all.find((g) => g.id === openGoal) : undefined;
   // empty columns after a failed read would claim "nothing needs you": show the error alone
@@ -39,7 +43,7 @@ export function FeedPane() {
       )}
       {!nothingToShow && (
         <div className="feed-columns">
-          {COLUMNS.map((status) => (
+          {(phone ? PHONE_COLUMNS : COLUMNS).map((status) => (
             <FeedColumn
               key={status}
               status={status}

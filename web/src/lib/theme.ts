@@ -12,6 +12,11 @@ const store = createStore<ThemeChoice>(saved === 'light' || saved === 'dark' ? s
 function apply(choice: ThemeChoice): void {
   if (choice === 'system') delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = choice;
+  // the browser's bar (index.html's theme-color, one per scheme): a pinned theme keeps only its own
+  for (const meta of document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"][data-scheme]')) {
+    const scheme = meta.dataset.scheme;
+    meta.media = choice === 'system' ? `(prefers-color-scheme: ${scheme})` : choice === scheme ? 'all' : 'not all';
+  }
 }
 apply(store.get());
 

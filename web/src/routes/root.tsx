@@ -1,4 +1,7 @@
 import { createRootRoute, Link, Outlet } from '@tanstack/react-router';
+import { PageLinks } from '../layout/PageLinks';
+import { SessionDrawer } from '../layout/SessionDrawer';
+import { usePhone } from '../lib/use-phone';
 import { NetworkPopover } from '../network/NetworkPopover';
 import { IndexingProgress } from '../status/IndexingProgress';
 import { StatusBanner } from '../status/StatusBanner';
@@ -6,27 +9,22 @@ import { TabStrip } from '../tabs/TabStrip';
 
 export const rootRoute = createRootRoute({ component: Layout, notFoundComponent: NotFound });
 
+/** The top bar, the session list and the page. On a phone the list and the pages' links move into a drawer. */
 function Layout() {
+  const phone = usePhone();
   return (
     <div className="app">
       <header className="top">
+        {phone && <SessionDrawer />}
         <Link to="/" className="brand">
           Loom
         </Link>
-        <Link to="/" activeOptions={{ exact: true }}>
-          Feed
-        </Link>
-        <Link to="/timeline">Timeline</Link>
-        <Link to="/usage">Usage</Link>
-        <Link to="/settings">Settings</Link>
-        <a href="/graphql" target="_blank" rel="noopener noreferrer">
-          GraphiQL
-        </a>
+        {!phone && <PageLinks />}
         <IndexingProgress />
         <NetworkPopover />
       </header>
       <StatusBanner />
-      <TabStrip />
+      {!phone && <TabStrip />}
       <main className="pane">
         <Outlet />
       </main>
