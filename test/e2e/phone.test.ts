@@ -70,7 +70,7 @@ async function phone(path: string): Promise<TestPage> {
   return opened;
 }
 
-/** The boxes that scroll sideways, as `tag.class`: only a code block, a table's box or the audit log's may. */
+/** The boxes that scroll sideways, as `tag.class`: only a code block, a table's box (Markdown's, the usage view's) or the audit log's may. */
 const sidewaysScrollers = (page: Page) =>
   page.evaluate(() =>
     [...document.querySelectorAll('*')]
@@ -78,7 +78,7 @@ const sidewaysScrollers = (page: Page) =>
       .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`),
   );
 
-const ALLOWED_SIDEWAYS = /^(pre\.|div\.md-table|div\.audit-log-box)/;
+const ALLOWED_SIDEWAYS = /^(pre\.|div\.md-table|div\.audit-log-box|div\.usage-table-scroll)/;
 
 /** Neither the page nor any box in it but a code block or a table scrolls sideways; returns the boxes that do. */
 async function expectNoSidewaysScroll(page: Page, where: string): Promise<string[]> {
@@ -121,7 +121,7 @@ describe('the session drawer', () => {
     expect(await button.getAttribute('aria-expanded')).toBe('true');
     expect(await page.locator('.drawer .tab .host-name').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('tidy the config')]));
     expect(await page.locator('.drawer .tab').count()).toBe(2);
-    expect(await page.locator('.drawer-pages a').allTextContents()).toEqual(['Feed', 'Timeline', 'Settings', 'GraphiQL']);
+    expect(await page.locator('.drawer-pages a').allTextContents()).toEqual(['Feed', 'Timeline', 'Usage', 'Settings', 'GraphiQL']);
     // focus went into the drawer, and the drawer fits the screen
     expect(await page.evaluate(() => document.activeElement?.closest('dialog.drawer') !== null)).toBe(true);
     const drawer = (await page.locator('dialog.drawer').boundingBox())!;
@@ -200,6 +200,7 @@ describe('no page scrolls sideways at 390×844', () => {
     ['a chat with long code, tool blocks (all opened) and a wide table', '/s/test:wide', '[data-sequence]', '.tool > summary'],
     ['a short chat', '/s/test:s1', '[data-sequence]', null],
     ['the timeline', '/timeline', '.tl', null],
+    ['the usage view', '/usage?range=all', '.usage-chart svg', null],
     ['the settings', '/settings', '.settings dl', null],
     ['the feed with the network popover open', '/', '.net-panel', '.net-button'],
   ];
@@ -262,7 +263,7 @@ describe('a wide screen', () => {
     expect([tabs.x, tabs.width]).toEqual([0, 300]);
     expect(await page.locator('.drawer-button').count()).toBe(0);
     expect(await page.locator('dialog.drawer').count()).toBe(0);
-    expect(await page.locator('.top > a').allTextContents()).toEqual(['Loom', 'Feed', 'Timeline', 'Settings', 'GraphiQL']);
+    expect(await page.locator('.top > a').allTextContents()).toEqual(['Loom', 'Feed', 'Timeline', 'Usage', 'Settings', 'GraphiQL']);
     expect(await page.$$eval('.feed-column', (columns) => columns.map((c) => c.getAttribute('data-column')))).toEqual(['working', 'blocked', 'completed']);
     expect(errors).toEqual([]);
     await context.close();
