@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
-// Each pane at 1440×900 over the fixtures. Each shot waits for its pane's own content, so a pane
+// Each pane at 1440×900 over the fixtures, and the main ones on a phone's 390×844. Each shot waits for its pane's own content, so a pane
 // that fails to draw fails here too. A test run saves them in a temp dir; `npm run screenshots`
 // saves them over the README's (docs/screenshots/), so only a deliberate run changes the docs.
 
@@ -23,23 +23,39 @@ afterAll(async () => {
   await kernel?.close();
 });
 
-// [name, route, what shows the pane is drawn, colour scheme, a button to press first]
-const shots: [string, string, string, 'light' | 'dark', string | null][] = [
-  ['feed', '/', '[data-goal]', 'light', null],
-  ['chat', `/s/${encodeURIComponent(SPOTTER)}`, '[data-sequence]', 'light', null],
-  ['timeline', '/timeline', '[data-turn]', 'light', 'all'],
-  ['settings', '/settings', '.settings dl', 'light', null],
-  ['chat-dark', `/s/${encodeURIComponent(SPOTTER)}`, '[data-sequence]', 'dark', null],
+interface Shot {
+  name: string;
+  route: string;
+  /** what shows the pane is drawn */
+  ready: string;
+  dark?: boolean;
+  phone?: boolean;
+  /** what to press first, every match of it (up to three), the pane then drawn again */
+  press?: string;
+}
+
+const CHAT = `/s/${encodeURIComponent(SPOTTER)}`;
+const shots: Shot[] = [
+  { name: 'feed', route: '/', ready: '[data-goal]' },
+  { name: 'chat', route: CHAT, ready: '[data-sequence]' },
+  { name: 'chat-tools', route: CHAT, ready: '.tool-body', press: '.tool > summary' },
+  { name: 'timeline', route: '/timeline', ready: '[data-turn]', press: 'role=button[name="all"]' },
+  { name: 'usage', route: '/usage?range=all', ready: '.usage-chart svg' },
+  { name: 'settings', route: '/settings', ready: '.settings dl' },
+  { name: 'chat-dark', route: CHAT, ready: '[data-sequence]', dark: true },
+  { name: 'phone-feed', route: '/', ready: '[data-goal]', phone: true },
+  { name: 'phone-chat', route: CHAT, ready: '[data-sequence]', phone: true },
+  { name: 'phone-drawer', route: CHAT, ready: '.drawer .tab', phone: true, press: '.drawer-button' },
 ];
 
-it.each(shots)('draws the %s pane and saves its screenshot', async (name, route, ready, colorScheme, press) => {
-  const { page, errors, context } = await browser.open(kernel, route, { colorScheme });
-  await page.waitForSelector('.tab');
-  await page.waitForSelector(ready);
+it.each(shots)('draws the $name pane and saves its screenshot', async ({ name, route, ready, dark, phone, press }) => {
+  const { page, errors, context } = await browser.open(kernel, route, { colorScheme: dark ? 'dark' : 'light', phone });
+  await page.waitForSelector(phone ? '.top' : '.tab');
   if (press) {
-    await page.getByRole('button', { name: press, exact: true }).click();
-    await page.waitForSelector(ready);
+    await page.locator(press).first().waitFor();
+    for (const target of (await page.locator(press).all()).slice(0, 3)) await target.click();
   }
+  await page.waitForSelector(ready);
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: join(OUT, `${name}.png`) });
   expect(errors).toEqual([]);
