@@ -4,7 +4,7 @@
 export { type CorpusOptions, type CorpusStats, writeSyntheticCorpus } from './corpus';
 export { DemoHookStates } from './hook-states';
 export { projectSlug } from './layout';
-export { type LiveAppends, startLiveAppends } from './live';
+export { type LiveAppends, type StopHook, startLiveAppends } from './live';
 export { Rng } from './random';
 export { CLAUDE_CODE_VERSION, type SessionContext, type TranscriptRecord } from './records';
 // Lower level: one session from a script, for tests that need a particular shape.

@@ -1,11 +1,13 @@
 // Keeps a few demo sessions going at a human pace, so a fresh dashboard has something live
-// to show: whole turns, appended one line at a time.
+// to show: whole turns, appended one line at a time. At each turn's end the session asks Loom's
+// Stop hook, as a terminal session with `loom hooks install` does: a prompt sent from the
+// dashboard comes back as the hook's blocking reason, and the session answers it.
 
 import { appendFile } from 'node:fs/promises';
 import type { DemoHookStates } from './hook-states';
 import { Rng } from './random';
 import { CLAUDE_CODE_VERSION, type TranscriptRecord } from './records';
-import { playTurn } from './sessions';
+import { playReply, playTurn } from './sessions';
 import { followUps } from './story/follow-ups';
 import { projectAt } from './story/projects';
 import type { DemoProject } from './story/types';
@@ -27,10 +29,21 @@ interface Feed {
   nextFollowUp: number;
   promptWrittenAt: number;
   restingUntil: number;
+  /** the last turn went on because the Stop hook blocked it */
+  stopHookActive: boolean;
 }
 
-/** `hookStates`: where to write the hook lines a turn would have made (a prompt submitted, a turn's stop). */
-export function startLiveAppends(tree: DemoTree, opts: { intervalMs?: number; seed?: number; hookStates?: DemoHookStates } = {}): LiveAppends {
+/** What Loom's Stop hook answers at a turn's end: the reason to block with (a prompt sent from Loom), or null. */
+export type StopHook = (input: { session_id: string; stop_hook_active: boolean }) => Promise<string | null>;
+
+/**
+ * `hookStates`: where to write the hook lines a turn would have made (a prompt submitted, a turn's
+ * stop); `stopHook`: what the action hook asks at a turn's end.
+ */
+export function startLiveAppends(
+  tree: DemoTree,
+  opts: { intervalMs?: number; seed?: number; hookStates?: DemoHookStates; stopHook?: StopHook } = {},
+): LiveAppends {
   const intervalMs = opts.intervalMs ?? 1_500;
   const rng = new Rng(opts.seed ?? 7);
   const feeds: Feed[] = tree.sessions.flatMap((session) => {
@@ -44,6 +57,7 @@ export function startLiveAppends(tree: DemoTree, opts: { intervalMs?: number; se
       nextFollowUp: rng.int(0, followUps.length - 1),
       promptWrittenAt: 0,
       restingUntil: 0,
+      stopHookActive: false,
     };
     return [feed];
   });
@@ -62,12 +76,25 @@ export function startLiveAppends(tree: DemoTree, opts: { intervalMs?: number; se
     try {
       await appendFile(feed.session.file, `${JSON.stringify(record)}\n`);
       if (record.uuid !== undefined) feed.session.lastUuid = record.uuid;
-      if (isPrompt(record)) await opts.hookStates?.write(feed.session.sessionId, 'UserPromptSubmit', {}, now);
+      // a Stop hook's feedback is no typed prompt: no UserPromptSubmit (Loom marks the session working itself)
+      if (isPrompt(record) && record.isMeta !== true) await opts.hookStates?.write(feed.session.sessionId, 'UserPromptSubmit', {}, now);
       if (record.subtype === 'turn_duration') await opts.hookStates?.write(feed.session.sessionId, 'Stop', {}, now);
     } catch {
       // The tree may have been removed under us (tests, a user clearing a temp dir): keep quiet.
     }
-    if (record.subtype === 'turn_duration') feed.restingUntil = now + intervalMs * rng.int(3, 8);
+    if (record.subtype !== 'turn_duration') return;
+    const reason = await askStopHook(feed);
+    feed.stopHookActive = reason !== null;
+    if (reason === null) feed.restingUntil = now + intervalMs * rng.int(3, 8);
+    else queueAnswer(feed, rng, now, reason);
+  };
+
+  const askStopHook = async (feed: Feed): Promise<string | null> => {
+    try {
+      return (await opts.stopHook?.({ session_id: feed.session.sessionId, stop_hook_active: feed.stopHookActive })) ?? null;
+    } catch {
+      return null; // as the hook does: Loom not answering lets the session stop
+    }
   };
 
   const schedule = (): void => {
@@ -105,6 +132,18 @@ function queueTurn(feed: Feed, rng: Rng, now: number): void {
   feed.leaf = t.leaf!;
 }
 
+/** The turn a prompt sent from Loom starts: its feedback line, then an answer that says this is the demo. */
+function queueAnswer(feed: Feed, rng: Rng, now: number, reason: string): void {
+  const { session, project } = feed;
+  const { sessionId, cwd, gitBranch } = session;
+  const t = new Transcript({ sessionId, cwd, gitBranch, version: CLAUDE_CODE_VERSION }, rng, project.model, { startMs: now, leaf: feed.leaf });
+  const asked = reason.replace(/^\[loom:[^\]]*\] /, '').split('\n')[0];
+  const at = t.stopHookFeedback(reason);
+  playReply(t, `This is Loom's demo, so no model reads your prompt, but it came the way a real one does: through the Stop hook, at the end of my turn. You asked: “${asked}”.`, at);
+  feed.pending = t.records;
+  feed.leaf = t.leaf!;
+}
+
 /** Dates a queued record to the moment it is written, so the live session reads in real time. */
 function stamp(feed: Feed, record: TranscriptRecord, now: number): TranscriptRecord {
   const timestamp = new Date(now).toISOString();
@@ -116,7 +155,7 @@ function stamp(feed: Feed, record: TranscriptRecord, now: number): TranscriptRec
   return { ...record, timestamp };
 }
 
-/** A typed prompt: a user line whose content is text, not tool results. */
+/** A prompt, typed or a Stop hook's feedback: a user line whose content is text, not tool results. */
 function isPrompt(record: TranscriptRecord): boolean {
   return record.type === 'user' && typeof (record.message as { content?: unknown }).content === 'string';
 }

@@ -75,6 +75,11 @@ export function userPrompt(ctx: SessionContext, link: Link, text: string): Trans
   };
 }
 
+/** What Claude Code writes when a Stop hook blocks: its reason, handed to the model as the next thing to do. */
+export function stopHookFeedback(ctx: SessionContext, link: Link, reason: string): TranscriptRecord {
+  return { ...userPrompt(ctx, link, `Stop hook feedback:\n${reason}`), isMeta: true };
+}
+
 export function assistantLine(ctx: SessionContext, link: Link, api: ApiMessage, block: AssistantBlock, stopReason: StopReason): TranscriptRecord {
   const content = block.type === 'tool_use' ? { ...block, caller: { type: 'direct' } } : block;
   return {

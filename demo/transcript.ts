@@ -15,6 +15,7 @@ import {
   type Link,
   type SessionContext,
   type StopReason,
+  stopHookFeedback,
   stopHookSummary,
   type ToolOutcome,
   type TranscriptRecord,
@@ -110,6 +111,13 @@ export class Transcript {
       this.records.splice(this.records.length - 1, 0, fileHistorySnapshot(record.uuid!, record.timestamp!));
     }
     this.unsentTokens += tokensIn(text);
+    return record.timestamp!;
+  }
+
+  /** A Stop hook's blocking reason, written back as Claude Code does; returns its time. */
+  stopHookFeedback(reason: string): string {
+    const record = this.append((link) => stopHookFeedback(this.ctx, link, reason));
+    this.unsentTokens += tokensIn(reason);
     return record.timestamp!;
   }
 

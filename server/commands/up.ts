@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DemoHookStates, startLiveAppends, writeDemoTree } from '../../demo/index';
+import { DemoHookStates, type StopHook, startLiveAppends, writeDemoTree } from '../../demo/index';
 import { HostsConfigError } from '../../federation/hosts-config';
 import { defaultProjectsRoot } from '../../spoke/transcripts/paths';
 import { VERSION } from '../../spoke/version';
@@ -49,7 +49,9 @@ export async function up(argv: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got "${values.port}"`);
   let projectsRoot = resolve(values.projects ?? defaultProjectsRoot());
   const stateDir = resolveStateDir(values.state);
-  const stopDemo = await maybeDemo(projectsRoot, stateDir, values.demo === true, values['no-demo'] === true);
+  // the demo's sessions ask the kernel's Stop hook at each turn's end, once there is a kernel
+  let stopHook: StopHook = async () => null;
+  const stopDemo = await maybeDemo(projectsRoot, stateDir, values.demo === true, values['no-demo'] === true, (input) => stopHook(input));
   if (stopDemo) projectsRoot = stopDemo.root;
 
   const bar = progressBar(process.stderr);
@@ -84,6 +86,7 @@ export async function up(argv: string[]): Promise<void> {
         (err: Error) => fail(`stopped without closing cleanly: ${err.message}`),
       );
   };
+  stopHook = (input) => kernel.driving.stopHookAsks(input, AbortSignal.timeout(STOP_HOOK_WAIT_MS));
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
   await kernel.indexed;
@@ -95,8 +98,11 @@ export async function up(argv: string[]): Promise<void> {
   );
 }
 
+/** How long a demo session's Stop hook may wait for a prompt while away: its appends wait with it. */
+const STOP_HOOK_WAIT_MS = 2_000;
+
 /** Demo mode: a generated projects tree in a temp dir that keeps growing at a human pace. */
-async function maybeDemo(projectsRoot: string, stateDir: string, forced: boolean, refused: boolean) {
+async function maybeDemo(projectsRoot: string, stateDir: string, forced: boolean, refused: boolean, stopHook: StopHook) {
   if (!forced && (refused || hasTranscripts(projectsRoot))) return null;
   if (!forced) process.stderr.write(`no transcripts under ${projectsRoot}: starting demo mode (loom up --no-demo waits for real ones)\n`);
   const dir = mkdtempSync(join(tmpdir(), 'loom-demo-'));
@@ -105,7 +111,7 @@ async function maybeDemo(projectsRoot: string, stateDir: string, forced: boolean
   // the hook states a machine with `loom hooks install` would have, so the tabs' live chips work
   const hookStates = new DemoHookStates(stateDir);
   await hookStates.writeTree(tree, Date.now());
-  const live = startLiveAppends(tree, { hookStates });
+  const live = startLiveAppends(tree, { hookStates, stopHook });
   process.stderr.write(`demo: generated sessions in ${root}, some still growing\n`);
   return {
     root,

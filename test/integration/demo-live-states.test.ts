@@ -9,6 +9,15 @@ import { until } from '../helpers/wait';
 
 // `loom up --demo` writes the hook states its sessions would have, so the tabs' chips work there.
 
+const SEND = graphql(
+  `mutation DemoSend($id: ID!, $text: String!, $key: String!) { sendPrompt(sessionId: $id, text: $text, idempotencyKey: $key) { id state } }`,
+);
+const SENT = graphql(`
+  query DemoSent($id: ID!) {
+    session(id: $id) { sentPrompts { state } }
+    transcript(sessionId: $id, limit: 20) { entries { author { via } content { ... on TextBlock { text } } } }
+  }
+`);
 const LIVE = graphql(`query DemoLive { sessions(first: 50) { nodes { id live { state } } } }`);
 
 describe('the demo', () => {
@@ -49,6 +58,36 @@ describe('the demo', () => {
           return [...seen.values()].some((log) => log.join(' ').includes('IDLE WORKING IDLE'));
         },
         'a live session through a turn',
+        15_000,
+      );
+    } finally {
+      await appends.stop();
+    }
+  });
+
+  it('answers a prompt sent from the dashboard at a turn end, through the Stop hook as a terminal session does', async () => {
+    const id = `test:${tree.sessions.find((s) => s.live)!.sessionId}`;
+    const { data } = await kernel.gql(SEND, { id, text: 'add a health check\nand test it', key: 'demo-1' });
+    expect(data.sendPrompt.state).toBe('QUEUED');
+    const appends = startLiveAppends(tree, {
+      intervalMs: 20,
+      hookStates,
+      stopHook: (input) => kernel.driving.stopHookAsks(input, AbortSignal.timeout(1_000)),
+    });
+    try {
+      const session = await until(
+        async () => {
+          const { data } = await kernel.gql(SENT, { id });
+          return data.session?.sentPrompts[0]?.state === 'DELIVERED' && data;
+        },
+        'the sent prompt delivered',
+        15_000,
+      );
+      const turn = session.transcript.entries.filter((e) => e.author?.via === 'LOOM');
+      expect(turn).toHaveLength(1);
+      await until(
+        async () => JSON.stringify((await kernel.gql(SENT, { id })).data.transcript.entries).includes('You asked: “add a health check”'),
+        'the demo session answers it',
         15_000,
       );
     } finally {
