@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../../web/src/lib/graphql';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
@@ -18,6 +19,16 @@ const LINK = graphql(`mutation LinkForTest($target: String!, $name: String) {
 const HOST_TRUST = graphql(`query HostTrust { hosts { name trust } }`);
 /** nothing listens on port 1: linking it answers DOWN, UNREACHABLE */
 const NOWHERE = 'root@127.0.0.1:1';
+
+/** the colour the page gives an error, read from a probe styled as one */
+const errorColour = (page: Page) =>
+  page.evaluate(() => {
+    const probe = document.body.appendChild(document.createElement('span'));
+    probe.className = 'error';
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  });
 
 let browser: TestBrowser;
 beforeAll(async () => {
@@ -55,7 +66,7 @@ describe('the network popover', () => {
     expect(errors).toEqual([]);
   });
 
-  it('links a host through its form: the result and the row say DOWN, unreachable, with the message', async () => {
+  it('links a host that cannot be reached through its form: the result and the row say the link failed, unreachable, with the message', async () => {
     const { page, errors } = await browser.open(kernel, '/');
     await page.click('.net-button');
     await page.getByLabel('SSH target').fill(NOWHERE);
@@ -63,16 +74,18 @@ describe('the network popover', () => {
     await page.getByRole('button', { name: 'Link', exact: true }).click();
     const result = page.locator('.net-result[data-state="DOWN"]');
     await result.waitFor();
-    expect(await result.textContent()).toContain('ghost: down · unreachable');
-    const row = page.locator('[data-host="ghost"][data-state="DOWN"]');
+    expect(await result.textContent()).toContain('ghost: link failed · unreachable');
+    const row = page.locator('[data-host="ghost"][data-state="DOWN"][data-failed]');
     await row.waitFor();
+    expect(await row.locator('.net-state').textContent()).toBe('link failed · unreachable');
     expect(await row.locator('.net-target').textContent()).toBe(NOWHERE);
     expect(await row.locator('.net-state').getAttribute('data-reason')).toBe('UNREACHABLE');
     expect(await row.locator('.net-message').textContent()).toMatch(/cannot reach 127\.0\.0\.1:1/);
     expect(await row.locator('.net-since').first().textContent()).toMatch(/^for \d+s$/);
     // an unreachable host has no key to accept
     expect(await page.getByLabel(/accept a new host key/).count()).toBe(0);
-    await page.waitForSelector('.net-button >> text="2 hosts · 1 down"');
+    await page.waitForSelector('.net-button >> text="2 hosts · 1 failed"');
+    expect(await page.locator('.net-button .net-dot').getAttribute('class')).toBe('net-dot net-dot-down');
     expect((await hosts()).map((h) => h.name)).toEqual(['test', 'ghost']);
     expect(errors).toEqual([]);
   });
@@ -83,8 +96,8 @@ describe('the network popover', () => {
     await page.waitForSelector('[data-host="ghost"]');
     const linked = await kernel.gql(LINK, { target: 'root@127.0.0.1:2', name: 'phantom' });
     expect(linked.data.linkHost.status).toEqual({ state: 'DOWN', reason: 'UNREACHABLE' });
-    await page.waitForSelector('[data-host="phantom"][data-state="DOWN"] >> text=unreachable');
-    await page.waitForSelector('.net-button >> text="3 hosts · 2 down"');
+    await page.waitForSelector('[data-host="phantom"][data-failed] >> text="link failed · unreachable"');
+    await page.waitForSelector('.net-button >> text="3 hosts · 2 failed"');
     expect(errors).toEqual([]);
   });
 
@@ -102,21 +115,60 @@ describe('the network popover', () => {
     expect(errors).toEqual([]);
   });
 
-  it('unlinks a host after a confirm step, and the row goes', async () => {
+  it('removes a failed link from its row after a confirm step: the row goes, and the API lists it no more', async () => {
     const { page, errors } = await browser.open(kernel, '/');
     await page.click('.net-button');
     const row = page.locator('[data-host="phantom"]');
-    await row.getByRole('button', { name: 'Unlink…' }).click();
-    expect(await row.getByRole('group').textContent()).toContain('Unlink phantom?');
+    await row.getByRole('button', { name: 'Remove…' }).click();
+    expect(await row.getByRole('group', { name: 'Remove the link to phantom?' }).textContent()).toContain('The hub stops trying it.');
     await row.getByRole('button', { name: 'Cancel' }).click();
     expect((await hosts()).map((h) => h.name)).toContain('phantom');
-    await row.getByRole('button', { name: 'Unlink…' }).click();
-    await row.getByRole('button', { name: 'Unlink', exact: true }).click();
+    await row.getByRole('button', { name: 'Remove…' }).click();
+    await row.getByRole('button', { name: 'Remove', exact: true }).click();
     await row.waitFor({ state: 'detached' });
     expect((await hosts()).map((h) => h.name)).toEqual(['test', 'ghost']);
-    await page.waitForSelector('.net-button >> text="2 hosts · 1 down"');
+    await page.waitForSelector('.net-button >> text="2 hosts · 1 failed"');
     expect(errors).toEqual([]);
   });
+});
+
+describe('the network button while the kernel is down', () => {
+  let kernel: TestKernel;
+  let stateDir: string;
+  beforeAll(async () => {
+    // our own state dir, so the kernel started again keeps the token the page signed in with
+    stateDir = mkdtempSync(join(tmpdir(), 'loom-net-state-'));
+    kernel = await startTestKernel(FIXTURES, { stateDir });
+  });
+  afterAll(async () => {
+    await kernel?.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it('says the kernel is unreachable, in red, within seconds of it stopping, and goes back to the hosts when it is back', async () => {
+    const { page, errors } = await browser.open(kernel, '/');
+    const button = page.locator('.net-button');
+    await page.waitForSelector('.net-button >> text="1 host"');
+    expect(await button.locator('.net-dot').getAttribute('class')).toBe('net-dot net-dot-up');
+
+    const { port } = kernel;
+    await kernel.close();
+    await page.waitForSelector('.net-button[data-kernel="unreachable"] >> text="kernel unreachable: reconnecting…"', { timeout: 5_000 });
+    expect(await button.locator('.net-dot').getAttribute('class')).toBe('net-dot net-dot-down');
+    expect(await button.evaluate((b) => getComputedStyle(b).color)).toBe(await errorColour(page));
+    await button.click();
+    const panel = page.getByRole('dialog', { name: 'Network' });
+    expect(await panel.locator('.error').textContent()).toBe('The kernel does not answer: the hosts below are as it last said. Reconnecting…');
+    expect(await panel.locator('.net-hosts').getAttribute('data-stale')).toBe('true');
+
+    kernel = await startTestKernel(FIXTURES, { port, stateDir });
+    await page.waitForSelector('.net-button:not([data-kernel]) >> text="1 host"', { timeout: 15_000 });
+    expect(await button.locator('.net-dot').getAttribute('class')).toBe('net-dot net-dot-up');
+    expect(await panel.locator('.error').count()).toBe(0);
+    expect(await panel.locator('.net-hosts').getAttribute('data-stale')).toBeNull();
+    // the socket drop itself is logged by Chromium as a failed WebSocket: nothing else may be
+    expect(errors.filter((e) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(e))).toEqual([]);
+  }, 40_000);
 });
 
 describe('the sessions of a host that goes down', () => {
@@ -194,6 +246,23 @@ describe('the sessions of a host that goes down', () => {
     await tab.locator('.stale-badge').waitFor({ state: 'detached', timeout: 15_000 });
     // it shows up without a reload, though it never changes again
     await page.locator('.tab[data-session="gpu:gpu2"]').waitFor();
+    expect(errors).toEqual([]);
+  }, 40_000);
+
+  it('says a host that was up and went away is down, not a failed link, and offers to unlink it', async () => {
+    const { page, errors } = await browser.open(hub, '/');
+    await page.click('.net-button');
+    const row = page.locator('[data-host="gpu"]');
+    await page.locator('[data-host="gpu"][data-state="UP"]').waitFor();
+    await sshd.stop();
+    await page.locator('[data-host="gpu"][data-state="DOWN"]').waitFor();
+    expect(await row.getAttribute('data-failed')).toBeNull();
+    expect(await row.locator('.net-state').textContent()).toBe('down · unreachable');
+    expect(await row.getByRole('button', { name: 'Unlink…' }).count()).toBe(1);
+    expect(await row.getByRole('button', { name: 'Remove…' }).count()).toBe(0);
+    await page.waitForSelector('.net-button >> text="2 hosts · 1 down"');
+    await sshd.start();
+    await page.locator('[data-host="gpu"][data-state="UP"]').waitFor({ timeout: 15_000 });
     expect(errors).toEqual([]);
   }, 40_000);
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GraphQLFormattedError } from 'graphql';
@@ -5,8 +6,10 @@ import type { FormattedExecutionResult } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printLoomSchema } from '../../schema/index';
 import { SDL_FILE, WEB_TYPES_FILE, webTypesFor } from '../../schema/print';
+import { GRAPHIQL_EXAMPLES } from '../../server/graphiql/examples';
 import { graphql, type ResultOf } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { raw } from '../helpers/raw-http';
 import { webDocuments } from '../helpers/web-documents';
 
 let kernel: TestKernel;
@@ -143,5 +146,43 @@ describe('the kernel', () => {
     expect(res.status).toBe(200);
     expect(html).toMatch(/graphiql/i);
     expect(html).not.toMatch(/unpkg\.com|jsdelivr|cdn\./);
+  });
+});
+
+describe('GraphiQL', () => {
+  const page = async (headers: Record<string, string>) => raw(kernel.port, { path: '/graphql', headers: { accept: 'text/html', ...headers } });
+
+  it('opens, for a browser signed in with the cookie, on the examples with a link back to the dashboard, its one script allowed by hash', async () => {
+    const link = await raw(kernel.port, { path: `/?token=${encodeURIComponent(kernel.token)}` });
+    const res = await page({ cookie: String(link.headers['set-cookie']).split(';')[0], 'sec-fetch-site': 'none' });
+    expect(res.status).toBe(200);
+    // the options reach GraphiQL as JSON: each example as a string of it
+    for (const example of GRAPHIQL_EXAMPLES) expect(res.body).toContain(JSON.stringify(example));
+    expect(res.body).toContain('"defaultTabs":[{"query":');
+    expect(res.body).toContain('<a href=\\"/\\" class=\\"loom-dashboard-link\\"');
+    expect(res.body).toContain('<title>Loom GraphiQL</title>');
+    const scripts = [...res.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => createHash('sha256').update(m[1]).digest('base64'));
+    expect(scripts).toHaveLength(1);
+    expect(String(res.headers['content-security-policy'])).toContain(`script-src 'self' 'sha256-${scripts[0]}';`);
+  });
+
+  it('stays behind the token: no page without the cookie, with a wrong one, or for another site', async () => {
+    const link = await raw(kernel.port, { path: `/?token=${encodeURIComponent(kernel.token)}` });
+    const cookie = String(link.headers['set-cookie']).split(';')[0];
+    const refused = [
+      await page({ 'sec-fetch-site': 'none' }),
+      await page({ cookie: `${cookie.split('=')[0]}=not-the-cookie`, 'sec-fetch-site': 'none' }),
+      await page({ cookie, 'sec-fetch-site': 'cross-site' }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([401, 401, 401]);
+    for (const r of refused) expect(r.body).not.toContain('defaultTabs');
+  });
+
+  it('runs each example query on the kernel without an error, limits included', async () => {
+    for (const example of GRAPHIQL_EXAMPLES.filter((e) => !/^subscription /m.test(e))) {
+      const { data, errors } = await kernel.gql(example);
+      expect(errors).toBeUndefined();
+      expect(data).toBeTruthy();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { age } from '../lib/age';
-import { stateLine, TRUST_HINT, TRUST_LABEL } from './describe';
+import { linkFailed, stateLine, TRUST_HINT, TRUST_LABEL } from './describe';
 import { type Host, setHostTrust, type Trust, unlinkHost } from './hosts';
 
 interface Props {
@@ -13,8 +13,9 @@ interface Props {
 export function HostRow({ host, now }: Props) {
   const status = host.status;
   const state = status?.state ?? 'UP';
+  const failed = linkFailed(host);
   return (
-    <li className="net-host" data-host={host.name} data-state={state}>
+    <li className="net-host" data-host={host.name} data-state={state} data-failed={failed || undefined}>
       <div className="net-host-head">
         <span className={`net-dot net-dot-${state.toLowerCase()}`} aria-hidden="true" />
         <span className="net-name">{host.name}</span>
@@ -32,18 +33,22 @@ export function HostRow({ host, now }: Props) {
           {status.state === 'DOWN' && status.message && <p className="net-message">{status.message}</p>}
         </div>
       )}
-      {!host.local && <HostActions host={host} />}
+      {!host.local && <HostActions host={host} failed={failed} />}
     </li>
   );
 }
 
-function HostActions({ host }: { host: Host }) {
+/** A failed link offers to be removed rather than unlinked: the same mutation, in the words of what it is. */
+function HostActions({ host, failed }: { host: Host; failed: boolean }) {
   // the tier asked for, shown until hostsChanged brings it back
   const [pendingTrust, setPendingTrust] = useState<Trust | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => setPendingTrust(null), [host.trust]);
+  const words = failed
+    ? { ask: `Remove the link to ${host.name}?`, more: 'The hub stops trying it.', open: 'Remove…', act: 'Remove', acting: 'Removing…', done: 'removed' }
+    : { ask: `Unlink ${host.name}?`, more: 'Its sessions leave the list.', open: 'Unlink…', act: 'Unlink', acting: 'Unlinking…', done: 'unlinked' };
 
   const changeTrust = (trust: Trust) => {
     setPendingTrust(trust);
@@ -60,7 +65,7 @@ function HostActions({ host }: { host: Host }) {
     unlinkHost(host.name).catch((err: Error) => {
       setBusy(false);
       setConfirming(false);
-      setError(`${host.name} could not be unlinked: ${err.message}`);
+      setError(`${host.name} could not be ${words.done}: ${err.message}`);
     });
   };
 
@@ -77,18 +82,18 @@ function HostActions({ host }: { host: Host }) {
         </select>
       </label>
       {confirming ? (
-        <fieldset className="net-confirm" aria-label={`Unlink ${host.name}?`}>
-          Unlink {host.name}? Its sessions leave the list.
+        <fieldset className="net-confirm" aria-label={words.ask}>
+          {words.ask} {words.more}
           <button type="button" className="net-danger" disabled={busy} onClick={unlink}>
-            {busy ? 'Unlinking…' : 'Unlink'}
+            {busy ? words.acting : words.act}
           </button>
           <button type="button" disabled={busy} onClick={() => setConfirming(false)}>
             Cancel
           </button>
         </fieldset>
       ) : (
-        <button type="button" onClick={() => setConfirming(true)}>
-          Unlink…
+        <button type="button" className={failed ? 'net-remove' : undefined} onClick={() => setConfirming(true)}>
+          {words.open}
         </button>
       )}
       {error && <p className="error">{error}</p>}

@@ -1,21 +1,24 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { connection } from '../lib/connection';
 import { useNow } from '../lib/use-now';
-import { summary } from './describe';
+import { networkButton } from './describe';
 import { HostRow } from './HostRow';
 import { useHosts } from './hosts';
 import { LinkForm } from './LinkForm';
 import './network.css';
 
-// The header's "3 hosts · 1 down": a button opening a panel with every host, its state and
-// trust, and a form to link one more. Escape or a click elsewhere closes it.
+// The header's "3 hosts · 1 down" ("kernel unreachable" while the page has lost the kernel): a
+// button opening a panel with every host, its state and trust, and a form to link one more.
+// Escape or a click elsewhere closes it.
 export function NetworkPopover() {
   const { hosts, loaded, error } = useHosts();
+  const link = connection.use();
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const panelId = useId();
-  const worst = hosts.some((h) => h.status?.state === 'DOWN') ? 'down' : hosts.some((h) => h.status?.state === 'CONNECTING') ? 'connecting' : 'up';
+  const { tone, label } = networkButton(link, hosts, loaded, error);
 
   useEffect(() => {
     if (!open) return;
@@ -42,18 +45,21 @@ export function NetworkPopover() {
         ref={button}
         type="button"
         className="net-button"
+        data-tone={tone}
+        data-kernel={link === 'reconnecting' ? 'unreachable' : undefined}
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
         onClick={() => setOpen(!open)}
       >
-        <span className={`net-dot net-dot-${worst}`} aria-hidden="true" />
-        {error ? 'hosts ?' : loaded ? summary(hosts) : 'hosts…'}
+        <span className={`net-dot net-dot-${tone}`} aria-hidden="true" />
+        {label}
       </button>
       {open && (
         <div className="net-panel" id={panelId} role="dialog" aria-label="Network" tabIndex={-1} ref={panel}>
+          {link === 'reconnecting' && <p className="error">The kernel does not answer: the hosts below are as it last said. Reconnecting…</p>}
           {error && <p className="error">The hosts could not be loaded: {error}</p>}
-          <HostList />
+          <HostList stale={link === 'reconnecting'} />
           <LinkForm />
         </div>
       )}
@@ -61,12 +67,12 @@ export function NetworkPopover() {
   );
 }
 
-/** Its own component so the ages tick only while the panel is open. */
-function HostList() {
+/** Its own component so the ages tick only while the panel is open; `stale` while the kernel does not answer. */
+function HostList({ stale }: { stale: boolean }) {
   const { hosts } = useHosts();
   const now = useNow(1000);
   return (
-    <ul className="net-hosts" aria-label="Hosts">
+    <ul className="net-hosts" aria-label="Hosts" data-stale={stale || undefined}>
       {hosts.map((host) => (
         <HostRow key={host.name} host={host} now={now} />
       ))}

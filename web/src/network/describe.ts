@@ -1,3 +1,4 @@
+import type { Connection } from '../lib/connection';
 import type { DownReason, Host, Trust } from './hosts';
 
 // Words for what the API says about a host, shared by the rows, the button and the link form.
@@ -25,20 +26,45 @@ export function roundTrip(ms: number): string {
   return `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
 }
 
-/** "up · 2.1 ms", "connecting", "down · unreachable": the state in a few words, without the message. */
+/**
+ * A link that has not connected once (since it was linked, or since this kernel started): DOWN
+ * and never seen. One that was up and went away is only down.
+ */
+export function linkFailed(host: Host): boolean {
+  return host.status?.state === 'DOWN' && host.status.lastSeen === null;
+}
+
+/** "up · 2.1 ms", "connecting", "down · unreachable", "link failed · unreachable": the state in a few words, without the message. */
 export function stateLine(host: Host): string {
   const status = host.status;
   if (!status) return 'up';
   if (status.state === 'UP') return status.rttMs === null ? 'up' : `up · ${roundTrip(status.rttMs)}`;
   if (status.state === 'CONNECTING') return 'connecting';
-  return status.reason ? `down · ${REASON_LABEL[status.reason]}` : 'down';
+  const state = linkFailed(host) ? 'link failed' : 'down';
+  return status.reason ? `${state} · ${REASON_LABEL[status.reason]}` : state;
 }
 
-/** "3 hosts · 1 down": the button's label. */
+type Tone = 'up' | 'connecting' | 'down';
+
+/**
+ * The button: its colour and words. The kernel itself comes first: while the page cannot reach
+ * it, the hosts' last states say nothing about now.
+ */
+export function networkButton(connection: Connection, hosts: readonly Host[], loaded: boolean, error: string | null): { tone: Tone; label: string } {
+  if (connection === 'reconnecting') return { tone: 'down', label: 'kernel unreachable: reconnecting…' };
+  const tone = hosts.some((h) => h.status?.state === 'DOWN') ? 'down' : hosts.some((h) => h.status?.state === 'CONNECTING') ? 'connecting' : 'up';
+  return { tone, label: error ? 'hosts ?' : loaded ? summary(hosts) : 'hosts…' };
+}
+
+/** "3 hosts · 1 down · 1 failed": the button's label while the kernel answers. */
 export function summary(hosts: readonly Host[]): string {
-  const count = (state: string) => hosts.filter((h) => h.status?.state === state).length;
+  const count = (is: (host: Host) => boolean) => hosts.filter(is).length;
+  const failed = count(linkFailed);
+  const down = count((h) => h.status?.state === 'DOWN') - failed;
+  const connecting = count((h) => h.status?.state === 'CONNECTING');
   const parts = [`${hosts.length} ${hosts.length === 1 ? 'host' : 'hosts'}`];
-  if (count('DOWN') > 0) parts.push(`${count('DOWN')} down`);
-  if (count('CONNECTING') > 0) parts.push(`${count('CONNECTING')} connecting`);
+  if (down > 0) parts.push(`${down} down`);
+  if (failed > 0) parts.push(`${failed} failed`);
+  if (connecting > 0) parts.push(`${connecting} connecting`);
   return parts.join(' · ');
 }
