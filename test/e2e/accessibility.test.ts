@@ -58,6 +58,15 @@ const ROUTES: { name: string; path: () => string; ready: string; open?: (page: P
       await page.waitForSelector('.tool-body');
     },
   },
+  {
+    name: 'the feed with the network panel open',
+    path: () => '/',
+    ready: '.goal-card',
+    open: async (page) => {
+      await page.click('.net-button');
+      await page.waitForSelector('.net-panel');
+    },
+  },
   { name: 'the timeline', path: () => '/timeline', ready: '.tl-lane' },
   { name: 'the usage view', path: () => '/usage?range=all', ready: '.usage-chart svg' },
   { name: 'the settings', path: () => '/settings', ready: 'main h1, main h2' },
