@@ -57,6 +57,8 @@ it.each(shots)('draws the $name pane and saves its screenshot', async ({ name, r
   }
   await page.waitForSelector(ready);
   await page.waitForLoadState('networkidle');
+  // a drawer sliding in is drawn where it ends, not half way (finite animations only: a pulse runs on)
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
   await page.screenshot({ path: join(OUT, `${name}.png`) });
   expect(errors).toEqual([]);
   await context.close();
