@@ -45,6 +45,7 @@ export function startLiveAppends(
   opts: { intervalMs?: number; seed?: number; hookStates?: DemoHookStates; stopHook?: StopHook } = {},
 ): LiveAppends {
   const intervalMs = opts.intervalMs ?? 1_500;
+  const stopHook: StopHook = opts.stopHook ?? (() => Promise.resolve(null));
   const rng = new Rng(opts.seed ?? 7);
   const feeds: Feed[] = tree.sessions.flatMap((session) => {
     const project = projectAt(session.cwd);
@@ -80,21 +81,15 @@ export function startLiveAppends(
       if (isPrompt(record) && record.isMeta !== true) await opts.hookStates?.write(feed.session.sessionId, 'UserPromptSubmit', {}, now);
       if (record.subtype === 'turn_duration') await opts.hookStates?.write(feed.session.sessionId, 'Stop', {}, now);
     } catch {
-      // The tree may have been removed under us (tests, a user clearing a temp dir): keep quiet.
+      // The tree may have been removed under us (tests, a user clearing a temp dir): keep quiet,
+      // and ask no Stop hook for a turn end that was never written.
+      return;
     }
     if (record.subtype !== 'turn_duration') return;
-    const reason = await askStopHook(feed);
+    const reason: string | null = await stopHook({ session_id: feed.session.sessionId, stop_hook_active: feed.stopHookActive });
     feed.stopHookActive = reason !== null;
     if (reason === null) feed.restingUntil = now + intervalMs * rng.int(3, 8);
     else queueAnswer(feed, rng, now, reason);
-  };
-
-  const askStopHook = async (feed: Feed): Promise<string | null> => {
-    try {
-      return (await opts.stopHook?.({ session_id: feed.session.sessionId, stop_hook_active: feed.stopHookActive })) ?? null;
-    } catch {
-      return null; // as the hook does: Loom not answering lets the session stop
-    }
   };
 
   const schedule = (): void => {
@@ -139,7 +134,11 @@ function queueAnswer(feed: Feed, rng: Rng, now: number, reason: string): void {
   const t = new Transcript({ sessionId, cwd, gitBranch, version: CLAUDE_CODE_VERSION }, rng, project.model, { startMs: now, leaf: feed.leaf });
   const asked = reason.replace(/^\[loom:[^\]]*\] /, '').split('\n')[0];
   const at = t.stopHookFeedback(reason);
-  playReply(t, `This is Loom's demo, so no model reads your prompt, but it came the way a real one does: through the Stop hook, at the end of my turn. You asked: “${asked}”.`, at);
+  playReply(
+    t,
+    `This is Loom's demo, so no model reads your prompt, but it came the way a real one does: through the Stop hook, at the end of my turn. You asked: “${asked}”.`,
+    at,
+  );
   feed.pending = t.records;
   feed.leaf = t.leaf!;
 }
