@@ -80,20 +80,20 @@ describe('tool calls in the chat', () => {
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
     await toolWidget(page, 'Edit').waitFor();
-    expect(scripts.filter((s) => s.includes('DiffLines'))).toEqual([]);
+    expect(scripts.filter((s) => s.includes('DiffView'))).toEqual([]);
     const body = await opened(page, 'Edit');
     expect(await body.locator('.file-path').textContent()).toBe('/home/dev/demo/config.toml');
     expect(await body.locator('.diff-removed').textContent()).toBe('- port = 80\n');
     expect(await body.locator('.diff-added').textContent()).toBe('+ port = 8080\n');
     expect(await body.locator('.diff-same').textContent()).toBe('  host = "a"\n');
-    expect(scripts.filter((s) => s.includes('DiffLines'))).toHaveLength(1);
+    expect(scripts.filter((s) => s.includes('DiffView'))).toHaveLength(1);
     expect(errors).toEqual([]);
     await page.context().close();
   });
 
   it("says in place that the diff view did not load when its file is gone (a page older than the kernel's build), and the chat goes on", async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:tools');
-    await page.route(/\/assets\/DiffLines-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: '' }));
+    await page.route(/\/assets\/DiffView-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: '' }));
     const edit = await opened(page, 'Edit');
     await edit.locator('.diff-loading', { hasText: 'the diff view did not load: reload the page' }).waitFor();
     expect(await edit.locator('.diff').count()).toBe(0);

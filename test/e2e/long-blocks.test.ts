@@ -31,6 +31,7 @@ beforeAll(async () => {
     assistant('a2', 'r1', [say('It built.')], 'end_turn'),
   ]);
   // inputs longer than the chat's 4,000 characters: what the special views draw is cut until "show all"
+  const lines = (word: string) => Array.from({ length: 20_000 }, (_, i) => `${word} ${i}`).join('\n');
   const numbered = Array.from({ length: 800 }, (_, i) => `line ${i}`).join('\n');
   const report = `## Report\n\n${'All checks passed. '.repeat(2000)}\n\nEND OF THE REPORT`;
   write('long-tools', [
@@ -43,7 +44,15 @@ beforeAll(async () => {
     toolResult('r2', 'a2', 'write', 'written'),
     assistant('a3', 'r2', [toolUse('task', 'Task', { description: 'Check', subagent_type: 'Explore', prompt: 'Check everything.' })]),
     toolResult('r3', 'a3', 'task', [{ type: 'text', text: report }]),
-    assistant('a4', 'r3', [say('Done.')], 'end_turn'),
+    // two texts with no line in common, 20,000 lines each: more than a page can diff in its budget
+    assistant('a4', 'r3', [
+      toolUse('rewrite', 'MultiEdit', {
+        file_path: '/home/dev/demo/data.txt',
+        edits: [{ old_string: lines('old'), new_string: lines('new') }],
+      }),
+    ]),
+    toolResult('r4', 'a4', 'rewrite', 'updated'),
+    assistant('a5', 'r4', [say('Done.')], 'end_turn'),
   ]);
   kernel = await startTestKernel(root);
 }, BROWSER_START_TIMEOUT_MS);
@@ -117,11 +126,15 @@ describe("a tool call's long input in its own view", () => {
     const edit = await opened(page, 'Edit');
     const held = edit.locator('.tool-input-held');
     expect(await held.getAttribute('data-state')).toBe('cut');
-    // both strings cut at the same place: nothing changed in what the chat holds
+    // both strings cut at the same place: nothing changed in what the chat holds, and it says the diff is of the cut
     expect(await edit.locator('.diff-added').count()).toBe(0);
+    expect(await edit.locator('.diff-note').textContent()).toBe(
+      'compared on the first characters of each side, as the chat holds them: “show all” compares the whole',
+    );
     expect(await held.locator('> .show-all').textContent()).toBe('show all (its longest field: 7.1k chars)');
     await held.locator('> .show-all').click();
     await edit.locator('.tool-input-held[data-state="whole"] .diff-added').waitFor();
+    expect(await edit.locator('.diff-note').count()).toBe(0);
     expect(await edit.locator('.diff-removed').textContent()).toBe('- OLD TAIL\n');
     expect(await edit.locator('.diff-added').textContent()).toBe('+ NEW TAIL\n');
     // 800 unchanged lines: the three before the change, the rest folded

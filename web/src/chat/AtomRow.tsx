@@ -21,8 +21,8 @@ export const AtomRow = memo(function AtomRow({ row }: { row: Row }) {
   const blocks = isSlashCommand(row.atom) ? (
     <code className="slash-command">{row.atom.promptLine}</code>
   ) : (
-    // biome-ignore lint/suspicious/noArrayIndexKey: a message's blocks never reorder; their place is their identity
-    row.blocks.map((b, i) => <BlockView key={i} item={b} viaLoom={viaLoom} />)
+    // keyed by the block's place in its atom: a row's blocks change when an older page brings a result's call
+    row.blocks.map((b) => <BlockView key={b.at.index} item={b} viaLoom={viaLoom} />)
   );
   return (
     <div className={`msg msg-${speaker}`}>

@@ -26,7 +26,7 @@ const TOKEN_KINDS = [
 const shortDay = (day: string) => new Date(`${day}T12:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 export function UsageChart({ days, metric }: { days: ChartDay[]; metric: ChartMetric }) {
-  const format = (v: unknown) => (typeof v === 'number' ? (metric === 'cost' ? dollars(v) : tokensText(v)) : String(v));
+  const format = (v: unknown) => (typeof v === 'number' ? (metric === 'cost' ? dollars(v) : tokensText(v)) : 'unknown');
   return (
     <BarChart
       responsive

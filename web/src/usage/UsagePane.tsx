@@ -1,10 +1,10 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from 'urql';
 import { readFragment } from '../lib/graphql';
 import { useHosts } from '../network/hosts';
 import { USAGE, USAGE_ROW } from './queries';
-import { DEFAULT_RANGE, RANGES, type RangeId, sinceOf, TIME_ZONE } from './range';
+import { DEFAULT_RANGE, dayOf, RANGES, type RangeId, sinceOf, TIME_ZONE } from './range';
 import { UsageReport } from './UsageReport';
 import './usage.css';
 
@@ -16,10 +16,15 @@ const REFRESH_MS = 60_000;
 
 export function UsagePane() {
   const range = route.useSearch().range ?? DEFAULT_RANGE;
-  const since = useMemo(() => sinceOf(range, new Date()), [range]);
+  // the range ends today: a page left open past midnight moves it on by a day
+  const [today, setToday] = useState(() => dayOf(new Date()));
+  const since = useMemo(() => sinceOf(range, new Date(`${today}T00:00`)), [range, today]);
   const [{ data, error }, refresh] = useQuery({ query: USAGE, variables: { since, timeZone: TIME_ZONE } });
   useEffect(() => {
-    const timer = setInterval(() => refresh({ requestPolicy: 'network-only' }), REFRESH_MS);
+    const timer = setInterval(() => {
+      setToday(dayOf(new Date()));
+      refresh({ requestPolicy: 'network-only' });
+    }, REFRESH_MS);
     return () => clearInterval(timer);
   }, [refresh]);
 

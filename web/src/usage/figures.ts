@@ -13,15 +13,19 @@ const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' 
 
 /** 950, 4.1k, 41.2k, 412k, 81.6M, 1.2B */
 export function tokensText(n: number): string {
-  for (const [size, unit] of [
-    [1e9, 'B'],
-    [1e6, 'M'],
+  const units = [
     [1e3, 'k'],
-  ] as const) {
-    if (n >= size) {
-      const value = n / size;
-      return `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))}${unit}`;
-    }
+    [1e6, 'M'],
+    [1e9, 'B'],
+  ] as const;
+  for (let i = units.length - 1; i >= 0; i--) {
+    const [size, unit] = units[i];
+    if (n < size) continue;
+    const value = n / size;
+    const shown = value >= 99.5 ? Math.round(value) : Number(value.toFixed(1));
+    // 999,950 rounds to 1000k: that is 1M
+    if (shown >= 1000 && i < units.length - 1) return `1${units[i + 1][1]}`;
+    return `${shown}${unit}`;
   }
   return String(n);
 }

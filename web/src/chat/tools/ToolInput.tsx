@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { Expandable } from '../Expandable';
 import type { HeldInput } from '../held-text';
 import { Prose } from '../Prose';
@@ -45,11 +46,8 @@ function InputView({ name, input, cwd, cut }: { name: string; input: unknown; cw
     case 'Bash':
       return <BashCommand input={fields} cwd={cwd} />;
     case 'Edit':
-      return <EditDiff path={textOf(fields.file_path)} edits={[{ before: textOf(fields.old_string), after: textOf(fields.new_string) }]} />;
-    case 'MultiEdit': {
-      const edits = Array.isArray(fields.edits) ? fields.edits.map(fieldsOf) : [];
-      return <EditDiff path={textOf(fields.file_path)} edits={edits.map((e) => ({ before: textOf(e.old_string), after: textOf(e.new_string) }))} />;
-    }
+    case 'MultiEdit':
+      return <EditInput input={input} cut={cut} />;
     case 'Write':
       return <FileWrite path={textOf(fields.file_path)} content={textOf(fields.content)} cut={cut} />;
     case 'TodoWrite':
@@ -69,6 +67,16 @@ function InputView({ name, input, cwd, cut }: { name: string; input: unknown; cw
       <TextPieces text={formatInput(input)} />
     </pre>
   );
+}
+
+/** An Edit's or MultiEdit's replacements, found once per input (diffing them is the costly part). */
+function EditInput({ input, cut }: { input: unknown; cut: boolean }) {
+  const edits = useMemo(() => {
+    const fields = fieldsOf(input);
+    const replacements = Array.isArray(fields.edits) ? fields.edits.map(fieldsOf) : [fields];
+    return replacements.map((e) => ({ before: textOf(e.old_string), after: textOf(e.new_string) }));
+  }, [input]);
+  return <EditDiff path={textOf(fieldsOf(input).file_path)} edits={edits} cut={cut} />;
 }
 
 /** one field a line, strings as written (a command or a file's text reads badly as escaped JSON) */
