@@ -5,6 +5,7 @@ import type { Actions } from '../spoke/act/actions';
 import type { Driving } from '../spoke/drive/driving';
 import type { HostDirectory, Source } from '../spoke/model/source';
 import type { ContentBlock } from '../spoke/model/types';
+import type { ViewsStore } from '../spoke/views/views-store';
 import type { OperationBudget } from './operation-budget';
 import type { RemoteDirectory } from './remote/delegate';
 
@@ -17,6 +18,8 @@ export interface Context {
   actions: Actions;
   /** the sessions this kernel drives, and prompts sent through it */
   driving: Driving;
+  /** this kernel's tags and saved views */
+  views: ViewsStore;
   /** who asks, for the audit log: `local`, or `hub:<name>` for a hub acting through its link */
   actor: string;
   /** the hosts this kernel links over SSH */

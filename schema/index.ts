@@ -21,6 +21,7 @@ import './types/timeline';
 import './types/permission-request';
 import './types/actions';
 import './types/drive';
+import './types/views';
 
 export type { Context } from './builder';
 export { contentLoader } from './content-loader';

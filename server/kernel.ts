@@ -7,6 +7,7 @@ import { Actions, ANSWER_WAIT_MS } from '../spoke/act/actions';
 import { Driving } from '../spoke/drive/driving';
 import type { IndexingProgress } from '../spoke/model/types';
 import { LocalSource } from '../spoke/source';
+import { ViewsStore } from '../spoke/views/views-store';
 import { httpHandler } from './http';
 import { hubFastPath } from './hub-fast-path';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './kernel-defaults';
@@ -111,7 +112,8 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   // hosts.json is read before anything listens: a bad one stops the start with the field and why
   const hosts = new LinkedHosts({ stateDir: options.stateDir, localName: source.hosts()[0].name, log, ...options.federation });
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const yoga = createLoomYoga(source, actions, driving, hosts, limits, log);
+  const views = new ViewsStore(options.stateDir, log);
+  const yoga = createLoomYoga(source, actions, driving, views, hosts, limits, log);
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts };
   const server = createServer({
     headersTimeout: timeouts.headersMs,

@@ -7,6 +7,7 @@ import type { Actions } from '../spoke/act/actions';
 import type { Driving } from '../spoke/drive/driving';
 import { Pulse } from '../spoke/model/pulse';
 import type { HostDirectory, Source } from '../spoke/model/source';
+import type { ViewsStore } from '../spoke/views/views-store';
 import { TOKEN_HEADER, VIA_HUB_HEADER } from './security/access';
 import { limitsPlugin, type QueryLimits } from './security/limits';
 import { noSuggestionsPlugin } from './security/no-suggestions';
@@ -50,6 +51,7 @@ export function createLoomYoga(
   source: Source,
   actions: Actions,
   driving: Driving,
+  views: ViewsStore,
   hosts: HostDirectory & RemoteDirectory,
   limits: QueryLimits,
   log: (message: string) => void,
@@ -63,6 +65,7 @@ export function createLoomYoga(
       source,
       actions,
       driving,
+      views,
       actor: actorOf(init),
       hosts,
       remotes: viaHub(init) ? NO_REMOTES : hosts,
