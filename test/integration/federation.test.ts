@@ -170,7 +170,10 @@ describe('linking a host over SSH', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('links with an allowed --command and --remote-state, lists and unlinks from the command line, through the running hub kernel', async () => {
+  // four CLI processes, each loading the TypeScript sources: seconds each on a busy 2-core machine
+  it('links with an allowed --command and --remote-state, lists and unlinks from the command line, through the running hub kernel', {
+    timeout: 60_000,
+  }, async () => {
     await startHub();
     const { execFile } = await import('node:child_process');
     // the kernel answers in this process: the CLI must run beside it, not block it
