@@ -10,6 +10,7 @@ import { tabFilter } from './filter-store';
 import { HostName } from './host-name';
 import { LiveChip } from './live-chip';
 import { useSessions } from './sessions';
+import { shownName } from './shown-name';
 import { staleSince } from './stale';
 
 const ROW = 46;
@@ -91,7 +92,7 @@ export function TabStrip() {
                   }}
                 >
                   <span className="tab-line">
-                    <HostName host={s.host.name} name={s.name} />
+                    <HostName host={s.host.name} name={shownName(s)} />
                     {stale && <StaleBadge host={s.host.name} since={stale} />}
                     <LiveChip state={s.live.state} />
                   </span>
