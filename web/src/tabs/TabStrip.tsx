@@ -5,6 +5,8 @@ import { NewSessionButton } from '../drive/NewSessionButton';
 import { age } from '../lib/age';
 import { useHosts } from '../network/hosts';
 import { StaleBadge } from '../network/StaleBadge';
+import { TagDots } from '../tags/TagDots';
+import { tagsOf, useTags } from '../tags/tags-store';
 import { directories, filterSessions } from './filter';
 import { tabFilter } from './filter-store';
 import { HostName } from './host-name';
@@ -20,6 +22,7 @@ const ROW = 46;
 export function TabStrip() {
   const { list, loaded, error } = useSessions();
   const { hosts } = useHosts();
+  const tags = useTags();
   const filter = tabFilter.use();
   const shown = useMemo(() => filterSessions(list, filter), [list, filter]);
   const dirs = useMemo(() => directories(list), [list]);
@@ -93,6 +96,7 @@ export function TabStrip() {
                 >
                   <span className="tab-line">
                     <HostName host={s.host.name} name={shownName(s)} />
+                    <TagDots tags={tagsOf(tags, s.id)} />
                     {stale && <StaleBadge host={s.host.name} since={stale} />}
                     <LiveChip state={s.live.state} />
                   </span>
