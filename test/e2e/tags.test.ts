@@ -62,7 +62,7 @@ describe('renaming a session from the chat header', () => {
 });
 
 describe('tagging a session from the chat header', () => {
-  it('creates a tag, shows it on the tab and in the API, then removes it', async () => {
+  it('creates a tag, shows it on the tab and in the API, groups the tab under it, then removes it', async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:named');
     await page.getByRole('button', { name: '+ tag' }).click();
     await page.getByRole('textbox', { name: 'New tag name' }).fill('training');
@@ -74,6 +74,17 @@ describe('tagging a session from the chat header', () => {
     expect(await dot.textContent()).toBe('training');
     expect(await dot.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(170, 51, 102)');
     expect((await session())?.tags).toEqual([{ name: 'training', color: '#aa3366' }]);
+
+    // grouped by tag: a header for it with the tab under it, the untagged after
+    await page.getByRole('combobox', { name: 'Group tabs by' }).selectOption('tag');
+    await page.locator('.tabs-group', { hasText: 'untagged' }).waitFor();
+    const order = await page.locator('.tabs-rows > li').evaluateAll((rows) =>
+      rows
+        .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+        .map((li) => (li.classList.contains('tabs-group') ? `# ${li.querySelector('.tabs-group-name')?.textContent}` : li.querySelector('.tab')?.getAttribute('data-session'))),
+    );
+    expect(order).toEqual(['# training', 'test:named', '# untagged', 'test:other']);
+    await page.getByRole('combobox', { name: 'Group tabs by' }).selectOption('none');
 
     await page.getByRole('button', { name: 'Remove tag training' }).click();
     await until(async () => (await session())?.tags.length === 0, 'the tag removed');
