@@ -1,19 +1,21 @@
 import { Link } from '@tanstack/react-router';
 import { plainTitle } from '../lib/plain-title';
-import { HostName } from '../tabs/host-name';
 import { LiveChip } from '../tabs/live-chip';
 import type { LiveKind } from '../tabs/sessions';
+import { SessionTags } from '../tags/SessionTags';
+import { SessionName } from './SessionName';
 import { SessionUsage } from './SessionUsage';
 import type { SessionHead } from './types';
 
-/** Which session this is, where it runs, whether it is live, what it used, and the subagents it launched. */
+/** Which session this is (renamed here in Loom), its tags, where it runs, whether it is live, what it used, and the subagents it launched. */
 export function ChatHeader({ head, live }: { head: SessionHead; live: LiveKind }) {
   return (
     <header className="chat-header">
       <div className="chat-title">
-        <HostName host={head.host.name} name={head.name} />
+        <SessionName head={head} />
         <LiveChip state={live} />
       </div>
+      <SessionTags sessionId={head.id} host={head.host.name} />
       <div className="chat-meta">
         <span className="chat-dir">{head.dir}</span>
         <SessionUsage head={head} />

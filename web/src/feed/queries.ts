@@ -11,7 +11,7 @@ export const GOAL_CARD = graphql(
     block { kind text request { ...Request } }
     answeredRequest { state answeredBy answer closedAt }
     children { status }
-    session { id name host { name } }
+    session { id name loomName host { name } }
   }
 `,
   [REQUEST],
@@ -45,7 +45,7 @@ export const GOAL_DETAIL = graphql(`
       id title rolledUpStatus outcome
       block { kind text }
       anchor { id }
-      session { id name host { name } }
+      session { id name loomName host { name } }
       trail { index input { promptLine } t end atomCount }
       children { id kind title status }
     }

@@ -1,4 +1,5 @@
 import type { SessionTab } from '../tabs/sessions';
+import { shownName } from '../tabs/shown-name';
 import { type FeedGoal, sessionIdOf } from './types';
 
 export interface SessionLabel {
@@ -12,5 +13,5 @@ export function sessionLabelOf(goal: FeedGoal, tabs: Map<string, SessionTab>): S
   const id = goal.session?.id ?? sessionIdOf(goal.id);
   const tab = tabs.get(id);
   const [host, key] = id.split(':');
-  return { id, host: tab?.host.name ?? goal.session?.host.name ?? host, name: tab?.name ?? goal.session?.name ?? key };
+  return { id, host: tab?.host.name ?? goal.session?.host.name ?? host, name: (tab && shownName(tab)) ?? (goal.session && shownName(goal.session)) ?? key };
 }

@@ -5,28 +5,41 @@ import { NewSessionButton } from '../drive/NewSessionButton';
 import { age } from '../lib/age';
 import { useHosts } from '../network/hosts';
 import { StaleBadge } from '../network/StaleBadge';
+import { TagDots } from '../tags/TagDots';
+import { tagsOf, useTags } from '../tags/tags-store';
 import { directories, filterSessions } from './filter';
 import { tabFilter } from './filter-store';
+import { type Grouping, groupRows, tabGrouping } from './grouping';
 import { HostName } from './host-name';
 import { LiveChip } from './live-chip';
 import { useSessions } from './sessions';
+import { shownName } from './shown-name';
 import { staleSince } from './stale';
 
 const ROW = 46;
+const HEADER = 28;
 
-// Every session as a tab, most recently active first. Virtualized: only the rows in view are
+// Every session as a tab, most recently active first, or grouped (grouping.ts). Virtualized: only the rows in view are
 // in the DOM, so two thousand sessions cost what twenty do. `/` filters, `j`/`k` step.
 export function TabStrip() {
   const { list, loaded, error } = useSessions();
   const { hosts } = useHosts();
+  const tags = useTags();
   const filter = tabFilter.use();
   const shown = useMemo(() => filterSessions(list, filter), [list, filter]);
+  const grouping = tabGrouping.use();
+  const grouped = useMemo(() => groupRows(shown, grouping, tags), [shown, grouping, tags]);
   const dirs = useMemo(() => directories(list), [list]);
   const params = useParams({ strict: false }) as { id?: string };
   const navigate = useNavigate();
   const scroller = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
-  const rows = useVirtualizer({ count: shown.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 });
+  const rows = useVirtualizer({
+    count: grouped.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (grouped[i].kind === 'header' ? HEADER : ROW),
+    overscan: 8,
+  });
   const current = shown.findIndex((s) => s.id === params.id);
 
   useEffect(() => {
@@ -38,13 +51,18 @@ export function TabStrip() {
         input.current?.focus();
       } else if ((e.key === 'j' || e.key === 'k') && shown.length > 0) {
         const next = current === -1 ? 0 : Math.min(shown.length - 1, Math.max(0, current + (e.key === 'j' ? 1 : -1)));
-        rows.scrollToIndex(next);
+        rows.scrollToIndex(
+          Math.max(
+            0,
+            grouped.findIndex((row) => row.kind === 'tab' && row.session.id === shown[next].id),
+          ),
+        );
         void navigate({ to: '/s/$id', params: { id: shown[next].id } });
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [shown, current, navigate, rows]);
+  }, [shown, grouped, current, navigate, rows]);
 
   return (
     <nav className="tabs" aria-label="Sessions">
@@ -66,6 +84,11 @@ export function TabStrip() {
             </option>
           ))}
         </select>
+        <select aria-label="Group tabs by" value={grouping} onChange={(e) => tabGrouping.set(e.target.value as Grouping)}>
+          <option value="none">no groups</option>
+          <option value="tag">group by tag</option>
+          <option value="project">group by project</option>
+        </select>
         <div className="tabs-foot">
           <div className="tabs-count">
             {error ? <span className="error">{error}</span> : loaded ? `${shown.length} of ${list.length} sessions` : 'loading sessions…'}
@@ -76,10 +99,19 @@ export function TabStrip() {
       <div className="tabs-list" ref={scroller}>
         <ul className="tabs-rows" style={{ height: rows.getTotalSize() }}>
           {rows.getVirtualItems().map((row) => {
-            const s = shown[row.index];
+            const item = grouped[row.index];
+            if (item.kind === 'header')
+              return (
+                <li key={item.key} className="tabs-group" style={{ height: HEADER, transform: `translateY(${row.start}px)` }}>
+                  {item.color && <span className="tag-dot" style={{ background: item.color }} />}
+                  <span className="tabs-group-name">{item.label}</span>
+                  <span className="tabs-group-count">{item.count}</span>
+                </li>
+              );
+            const s = item.session;
             const stale = staleSince(s, hosts);
             return (
-              <li key={s.id} style={{ height: ROW, transform: `translateY(${row.start}px)` }}>
+              <li key={item.key} style={{ height: ROW, transform: `translateY(${row.start}px)` }}>
                 <a
                   className={`tab${s.id === params.id ? ' active' : ''}`}
                   data-session={s.id}
@@ -91,7 +123,8 @@ export function TabStrip() {
                   }}
                 >
                   <span className="tab-line">
-                    <HostName host={s.host.name} name={s.name} />
+                    <HostName host={s.host.name} name={shownName(s)} />
+                    <TagDots tags={tagsOf(tags, s.id)} />
                     {stale && <StaleBadge host={s.host.name} since={stale} />}
                     <LiveChip state={s.live.state} />
                   </span>

@@ -1,6 +1,8 @@
 import type { SessionTab } from './sessions';
+import { shownName } from './shown-name';
 
-// One filter for tabs and timeline lanes: text over `host:name` and the directory, and a
+// One filter for tabs and timeline lanes: text over `host:name` (the Loom name and the session's
+// own) and the directory, and a
 // directory (the directory itself or anything below it).
 
 export interface TabFilter {
@@ -12,11 +14,12 @@ export function filterSessions(list: SessionTab[], filter: TabFilter): SessionTa
   const text = filter.text.trim().toLowerCase();
   const dir = filter.dir.replace(/\/$/, '');
   if (!text && !dir) return list;
-  return list.filter(
-    (s) =>
-      (!dir || s.dir === dir || s.dir.startsWith(`${dir}/`)) &&
-      (!text || `${s.host.name}:${s.name}`.toLowerCase().includes(text) || s.dir.toLowerCase().includes(text)),
-  );
+  return list.filter((s) => (!dir || s.dir === dir || s.dir.startsWith(`${dir}/`)) && (!text || named(s, text) || s.dir.toLowerCase().includes(text)));
+}
+
+/** `host:name` holds the text, for the Loom name or the session's own. */
+function named(s: SessionTab, text: string): boolean {
+  return [shownName(s), s.name].some((name) => `${s.host.name}:${name}`.toLowerCase().includes(text));
 }
 
 /** The directories sessions ran in, most sessions first. */

@@ -6,11 +6,12 @@ import { graphql } from '../lib/graphql';
  * A tab: host status is null for this machine; a DOWN host's sessions are what it said last
  * (stale); a subagent's session (parent set) is no tab, though sessionsChanged reports it too.
  * Who holds the session and whether a driven one works change outside its transcript; kept here,
- * sessionsChanged keeps them current for the chat's composer.
+ * sessionsChanged keeps them current for the chat's composer. `loomName` is the name given in Loom
+ * (renameSession), shown instead of `name`.
  */
 export const SESSION_TAB = graphql(`
   fragment SessionTab on Session {
-    id name dir updatedAt startedAt turnCount
+    id name loomName dir updatedAt startedAt turnCount
     host { name local status { state since } }
     live { state since detail }
     holder driving

@@ -75,6 +75,12 @@ function start(): void {
   });
 }
 
+/** A rename made on this page, shown at once: sessionsChanged does not report one. */
+export function renamedSession(id: string, loomName: string | null): void {
+  const session = store.get().byId.get(id);
+  if (session) publish(new Map(store.get().byId).set(id, { ...session, loomName }));
+}
+
 export function useSessions(): Snapshot {
   start();
   return store.use();

@@ -3,6 +3,7 @@ import type { CSSProperties, KeyboardEvent } from 'react';
 import { useHosts } from '../network/hosts';
 import { StaleBadge } from '../network/StaleBadge';
 import { HostName } from '../tabs/host-name';
+import { shownName } from '../tabs/shown-name';
 import { staleSince } from '../tabs/stale';
 import { describeBar, describeSpan } from './describe';
 import { fractionOf, type TimeWindow } from './time-window';
@@ -29,8 +30,8 @@ export function TimelineLane({ lane, window, now, open, style }: LaneProps) {
   });
   return (
     <div className="tl-lane" data-lane={session.id} style={style}>
-      <Link className="tl-label" to="/s/$id" params={{ id: session.id }} title={`${session.host.name}:${session.name}`}>
-        <HostName host={session.host.name} name={session.name} />
+      <Link className="tl-label" to="/s/$id" params={{ id: session.id }} title={`${session.host.name}:${shownName(session)}`}>
+        <HostName host={session.host.name} name={shownName(session)} />
         {stale && <StaleBadge host={session.host.name} since={stale} />}
       </Link>
       <div className="tl-track">

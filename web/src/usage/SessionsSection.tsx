@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { plainTitle } from '../lib/plain-title';
 import { useSessions } from '../tabs/sessions';
+import { shownName } from '../tabs/shown-name';
 import { byCost, type UsageRow } from './figures';
 import { UsageTable } from './UsageTable';
 
@@ -12,6 +13,10 @@ const FIRST_ROWS = 25;
 
 export function SessionsSection({ sessions, unpriced }: { sessions: readonly UsageRow[]; unpriced: readonly string[] }) {
   const { byId } = useSessions();
+  const nameOf = (id: string) => {
+    const tab = byId.get(id);
+    return tab && shownName(tab);
+  };
   const [all, setAll] = useState(false);
   const sorted = [...sessions].sort(byCost);
   const shown = all ? sorted : sorted.slice(0, FIRST_ROWS);
@@ -25,7 +30,7 @@ export function SessionsSection({ sessions, unpriced }: { sessions: readonly Usa
         rows={shown}
         label={(row) => (
           <Link to="/s/$id" params={{ id: row.key }} className="usage-session">
-            {sessionName(row.key, byId.get(row.key)?.name)}
+            {sessionName(row.key, nameOf(row.key))}
           </Link>
         )}
         extra={{ header: 'Host', cell: (row) => hostOf(row.key) }}
