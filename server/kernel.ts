@@ -112,7 +112,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
   // hosts.json is read before anything listens: a bad one stops the start with the field and why
   const hosts = new LinkedHosts({ stateDir: options.stateDir, localName: source.hosts()[0].name, log, ...options.federation });
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const views = new ViewsStore(options.stateDir, log);
+  const views = new ViewsStore(options.stateDir, { log, renamed: (key) => source.touched(key) });
   const yoga = createLoomYoga(source, actions, driving, views, hosts, limits, log);
   const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts };
   const server = createServer({

@@ -62,7 +62,11 @@ export class ViewsStore {
 
   constructor(
     stateDir: string,
-    private readonly log: (message: string) => void = () => {},
+    private readonly options: {
+      log?: (message: string) => void;
+      /** a session's Loom name changed: its summary did too (sessionsChanged tells the pages listing it) */
+      renamed?: (sessionKey: string) => void;
+    } = {},
   ) {
     this.path = join(stateDir, 'views.json');
     this.views = this.read();
@@ -138,11 +142,13 @@ export class ViewsStore {
   nameSession(sessionKey: string, name: string): Written<string | null> {
     const trimmed = name.trim();
     if (trimmed.length > MAX_SESSION_NAME) throw new BadInputError(`a session's name is at most ${MAX_SESSION_NAME} characters`);
-    return this.write((v) => {
+    const written = this.write((v) => {
       if (trimmed === '') delete v.sessionNames[sessionKey];
       else v.sessionNames[sessionKey] = trimmed;
       return trimmed === '' ? null : trimmed;
     });
+    this.options.renamed?.(sessionKey);
+    return written;
   }
 
   /** The tags' order, written whole: every tag id once. CONFLICT when the store moved on since `expectedSeq`. */
@@ -219,7 +225,7 @@ export class ViewsStore {
       return ViewsFile.parse(JSON.parse(text));
     } catch {
       const aside = moveAside(this.path);
-      this.log(`${this.path} is not a views file Loom can read; moved to ${aside}, and tags and views start empty`);
+      this.options.log?.(`${this.path} is not a views file Loom can read; moved to ${aside}, and tags and views start empty`);
       return empty();
     }
   }

@@ -78,11 +78,17 @@ describe('tagging a session from the chat header', () => {
     // grouped by tag: a header for it with the tab under it, the untagged after
     await page.getByRole('combobox', { name: 'Group tabs by' }).selectOption('tag');
     await page.locator('.tabs-group', { hasText: 'untagged' }).waitFor();
-    const order = await page.locator('.tabs-rows > li').evaluateAll((rows) =>
-      rows
-        .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
-        .map((li) => (li.classList.contains('tabs-group') ? `# ${li.querySelector('.tabs-group-name')?.textContent}` : li.querySelector('.tab')?.getAttribute('data-session'))),
-    );
+    const order = await page
+      .locator('.tabs-rows > li')
+      .evaluateAll((rows) =>
+        rows
+          .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+          .map((li) =>
+            li.classList.contains('tabs-group')
+              ? `# ${li.querySelector('.tabs-group-name')?.textContent}`
+              : li.querySelector('.tab')?.getAttribute('data-session'),
+          ),
+      );
     expect(order).toEqual(['# training', 'test:named', '# untagged', 'test:other']);
     await page.getByRole('combobox', { name: 'Group tabs by' }).selectOption('none');
 

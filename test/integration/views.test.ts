@@ -6,6 +6,7 @@ import { graphql } from '../../web/src/lib/graphql';
 import { configureRemote, FAST_LINKS, iterate, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { line, prompt } from '../helpers/records';
 import { startSshd, type TestSshd } from '../helpers/sshd';
+import { until } from '../helpers/wait';
 
 // Tags, saved views and Loom names over real HTTP and WebSockets: each edit acknowledged with the
 // seq it produced, a stale whole write refused, the cap and the name collision refused, a restart
@@ -26,6 +27,7 @@ const SAVE_VIEW = graphql(`
 `);
 const VIEWS = graphql(`query ($host: String) { views(host: $host) { host { name } seq tags { id name color memberIds } views { name filter } } }`);
 const SESSION = graphql(`query ($id: ID!) { session(id: $id) { name loomName tags { name } } }`);
+const SESSIONS_CHANGED = graphql(`subscription { sessionsChanged { kind session { id loomName } } }`);
 const CHANGED = graphql(`subscription { viewsChanged { seq tags { name } } }`);
 
 let root: string;
@@ -92,6 +94,23 @@ describe('tags and views on one kernel', () => {
     await frames.return?.();
     expect(next?.seq).toBe((first?.seq ?? 0) + 1);
     expect(next?.tags.map((t) => t.name)).toContain('later');
+  });
+
+  it('announces a renamed session on sessionsChanged, so every page listing it shows the new name', async () => {
+    const changes = iterate(kernel.ws(), SESSIONS_CHANGED, {});
+    const seen: unknown[] = [];
+    const reading = (async () => {
+      for await (const frame of changes) seen.push(frame.data?.sessionsChanged);
+    })();
+    // renamed until the subscription, opened meanwhile, reports it
+    await until(async () => {
+      await kernel.gql(RENAME_SESSION, { session: S2, name: 'the docs' });
+      return seen.length > 0;
+    }, 'a rename on sessionsChanged');
+    await changes.return?.();
+    await reading;
+    expect(seen[0]).toEqual({ kind: 'UPDATED', session: { id: S2, loomName: 'the docs' } });
+    await kernel.gql(RENAME_SESSION, { session: S2, name: '' });
   });
 
   it('keeps everything across a restart', async () => {

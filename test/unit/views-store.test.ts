@@ -10,7 +10,7 @@ const LENS: Lens = { filter: '', tagIds: [], untagged: false, order: 'RECENT' };
 
 let dir: string;
 let logged: string[];
-const open = () => new ViewsStore(dir, (m) => logged.push(m));
+const open = () => new ViewsStore(dir, { log: (m) => logged.push(m) });
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'loom-views-'));
   logged = [];
