@@ -118,3 +118,19 @@ describe('tagging a session from the chat header', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('the timeline narrowed to a tag', () => {
+  it("shows only the lanes of the tag's sessions, and every lane again on 'every tag'", async () => {
+    const { page, errors } = await browser.open(kernel, '/timeline');
+    const lanes = page.locator('.tl-lane');
+    await until(async () => (await lanes.count()) === 2, 'both lanes');
+    const tags = (await kernel.gql(graphql(`query LaneTags { views { tags { name memberIds } } }`))).data.views.tags;
+    const training = tags.find((t) => t.name === 'training')!;
+    await page.getByRole('combobox', { name: 'Lanes of tag' }).selectOption({ label: 'training' });
+    await until(async () => (await lanes.count()) === training.memberIds.length, "the tag's lanes only");
+    expect(await lanes.evaluateAll((els) => els.map((el) => el.getAttribute('data-lane')))).toEqual(training.memberIds);
+    await page.getByRole('combobox', { name: 'Lanes of tag' }).selectOption({ label: 'every tag' });
+    await until(async () => (await lanes.count()) === 2, 'both lanes again');
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,3 +1,4 @@
+import { LaneTagFilter } from './LaneTagFilter';
 import { endingAt, PRESETS, pan, span, type TimeWindow, withSpan, zoom } from './time-window';
 import { timeWindow } from './window-store';
 
@@ -11,7 +12,7 @@ interface ControlsProps {
   all: TimeWindow | null;
 }
 
-/** Presets, zoom and pan buttons, and the window shown. */
+/** Presets, zoom and pan buttons, the window shown, and the lanes' tag. */
 export function TimelineControls({ window, latest, all }: ControlsProps) {
   const set = timeWindow.set;
   return (
@@ -56,6 +57,7 @@ export function TimelineControls({ window, latest, all }: ControlsProps) {
           latest
         </button>
       </div>
+      <LaneTagFilter />
       <span className="tl-range">
         {when.format(window.from)} – {when.format(window.to)}
       </span>

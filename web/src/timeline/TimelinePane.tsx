@@ -2,19 +2,27 @@ import { useEffect, useMemo } from 'react';
 import { filterSessions } from '../tabs/filter';
 import { tabFilter } from '../tabs/filter-store';
 import { useSessions } from '../tabs/sessions';
+import { tagsOf, useTags } from '../tags/tags-store';
 import './timeline.css';
+import { laneTag } from './lane-tag-store';
 import { TimelineView } from './TimelineView';
 import { DAY, endingAt, fitting } from './time-window';
 import { useFollowLatest } from './use-follow-latest';
 import { timeWindow } from './window-store';
 
-// `/timeline`: a lane per session over a window of time. The lanes obey the tab filter. The
+// `/timeline`: a lane per session over a window of time. The lanes obey the tab filter, and the
+// lane tag filter when one is chosen. The
 // first window is the day up to the newest activity (transcripts may be old: not "now"), and
 // it follows new activity until the person moves it back in time.
 export function TimelinePane() {
   const { list, loaded, error } = useSessions();
   const filter = tabFilter.use();
-  const shown = useMemo(() => filterSessions(list, filter), [list, filter]);
+  const tag = laneTag.use();
+  const tags = useTags();
+  const shown = useMemo(() => {
+    const filtered = filterSessions(list, filter);
+    return tag === null ? filtered : filtered.filter((s) => tagsOf(tags, s.id).some((t) => t.id === tag));
+  }, [list, filter, tag, tags]);
   const window = timeWindow.use();
   const all = useMemo(() => fitting(shown), [shown]);
   // the list is most recently active first
