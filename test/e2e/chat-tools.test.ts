@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say, toolResult, toolUse } from '../helpers/records';
+import { openedTool, toolWidget } from '../helpers/tool-widgets';
 
 // Tool calls in the chat drawn for what they are, in Chromium: an edit as a diff (its library
 // loaded only then), a todo list as a checklist, a command with its directory and exit status, a
@@ -64,16 +64,6 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** the collapsed widget of the (one) call of this tool */
-const toolWidget = (page: Page, name: string) => page.locator('.tool').filter({ has: page.locator('.tool-name', { hasText: new RegExp(`^${name}$`) }) });
-
-/** opens a tool's widget and gives its body */
-async function opened(page: Page, name: string) {
-  const widget = toolWidget(page, name);
-  await widget.locator('summary').click();
-  return widget.locator('.tool-body');
-}
-
 describe('tool calls in the chat', () => {
   it('shows an Edit as a diff with its removed and added lines, loading the diff view only then', async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:tools');
@@ -81,7 +71,7 @@ describe('tool calls in the chat', () => {
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
     await toolWidget(page, 'Edit').waitFor();
     expect(scripts.filter((s) => s.includes('DiffView'))).toEqual([]);
-    const body = await opened(page, 'Edit');
+    const body = await openedTool(page, 'Edit');
     expect(await body.locator('.file-path').textContent()).toBe('/home/dev/demo/config.toml');
     expect(await body.locator('.diff-removed').textContent()).toBe('- port = 80\n');
     expect(await body.locator('.diff-added').textContent()).toBe('+ port = 8080\n');
@@ -94,10 +84,10 @@ describe('tool calls in the chat', () => {
   it("says in place that the diff view did not load when its file is gone (a page older than the kernel's build), and the chat goes on", async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:tools');
     await page.route(/\/assets\/DiffView-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: '' }));
-    const edit = await opened(page, 'Edit');
+    const edit = await openedTool(page, 'Edit');
     await edit.locator('.diff-loading', { hasText: 'the diff view did not load: reload the page' }).waitFor();
     expect(await edit.locator('.diff').count()).toBe(0);
-    expect(await (await opened(page, 'TodoWrite')).locator('.check').count()).toBe(3);
+    expect(await (await openedTool(page, 'TodoWrite')).locator('.check').count()).toBe(3);
     expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
     await page.context().close();
   });
@@ -105,7 +95,7 @@ describe('tool calls in the chat', () => {
   it('renders a TodoWrite as a checklist, each item with its state, under a headline that counts them', async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:tools');
     expect(await toolWidget(page, 'TodoWrite').locator('.tool-key').textContent()).toBe('1 of 3 done · Change the port');
-    const body = await opened(page, 'TodoWrite');
+    const body = await openedTool(page, 'TodoWrite');
     const items = await body
       .locator('.checklist .check')
       .evaluateAll((els) =>
@@ -127,13 +117,13 @@ describe('tool calls in the chat', () => {
 
   it('shows a Bash call with its command, the directory it ran in and its exit status, and a Write with its path and size', async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:tools');
-    const bash = await opened(page, 'Bash');
+    const bash = await openedTool(page, 'Bash');
     expect(await bash.locator('.bash-command code').textContent()).toBe('git status');
     expect(await bash.locator('.bash-description').textContent()).toBe('Show the working tree');
     expect(await bash.locator('.bash-cwd').textContent()).toBe('in /home/dev/demo/web');
     expect(await bash.locator('.bash-exit').textContent()).toBe('exit 128');
     expect(await bash.locator('.tool-result').textContent()).toContain('fatal: not a git repository');
-    const write = await opened(page, 'Write');
+    const write = await openedTool(page, 'Write');
     expect(await write.locator('.file-path').textContent()).toBe('/home/dev/demo/NOTES.md');
     expect(await write.locator('.file-size').textContent()).toBe('writes 12 chars, 2 lines');
     expect(errors).toEqual([]);
@@ -143,7 +133,7 @@ describe('tool calls in the chat', () => {
   it('shows a plan as Markdown, headed by its first line', async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:tools');
     expect(await toolWidget(page, 'ExitPlanMode').locator('.tool-key').textContent()).toBe('Ship it');
-    const body = await opened(page, 'ExitPlanMode');
+    const body = await openedTool(page, 'ExitPlanMode');
     expect(await body.locator('.md h2').textContent()).toBe('Ship it');
     expect(await body.locator('.md ol strong').textContent()).toBe('build');
     expect(errors).toEqual([]);
@@ -152,7 +142,7 @@ describe('tool calls in the chat', () => {
 
   it("shows a Task's report as Markdown under a link to its subagent's chat, titled without Markdown", async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:tools');
-    const body = await opened(page, 'Task');
+    const body = await openedTool(page, 'Task');
     expect(await body.locator('.subagent-type').textContent()).toBe('Explore agent');
     expect(await body.locator('.subagent-report .md h2').textContent()).toBe('Findings');
     expect(await body.locator('.subagent-report .md strong').textContent()).toBe('current');

@@ -7,6 +7,7 @@ import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../hel
 import { buildLog } from '../helpers/build-log';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say, toolResult, toolUse } from '../helpers/records';
+import { openedTool } from '../helpers/tool-widgets';
 
 // A block of 10 MiB once held Chromium at full CPU for over 50 s. The chat asks each block for
 // its first 4,000 characters (web/src/chat/queries.ts) and reads the rest only on "show all".
@@ -114,16 +115,9 @@ describe('a 10 MiB block in the chat', () => {
 });
 
 describe("a tool call's long input in its own view", () => {
-  /** opens the (one) call of this tool and gives its body */
-  async function opened(page: Page, name: string) {
-    const widget = page.locator('.tool').filter({ has: page.locator('.tool-name', { hasText: new RegExp(`^${name}$`) }) });
-    await widget.locator('summary').first().click();
-    return widget.locator('.tool-body');
-  }
-
   it('diffs an Edit from the cut input, then from the whole on "show all", folding long unchanged runs', async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:long-tools');
-    const edit = await opened(page, 'Edit');
+    const edit = await openedTool(page, 'Edit');
     const held = edit.locator('.tool-input-held');
     expect(await held.getAttribute('data-state')).toBe('cut');
     // both strings cut at the same place: nothing changed in what the chat holds, and it says the diff is of the cut
@@ -148,7 +142,7 @@ describe("a tool call's long input in its own view", () => {
 
   it('says a Write\'s size is at least what the chat holds, and its whole size and text on "show all"', async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:long-tools');
-    const write = await opened(page, 'Write');
+    const write = await openedTool(page, 'Write');
     expect(await write.locator('.file-size').textContent()).toBe('writes at least 4.0k chars, at least 457 lines');
     await write.locator('.tool-input-held > .show-all').click();
     await write.locator('.tool-input-held[data-state="whole"]').waitFor();
@@ -161,7 +155,7 @@ describe("a tool call's long input in its own view", () => {
 
   it('shows a subagent\'s long report as Markdown from its first characters, and the rest on "show all"', async () => {
     const { page, errors } = await browser.open(kernel, '/s/test:long-tools');
-    const task = await opened(page, 'Task');
+    const task = await openedTool(page, 'Task');
     const report = task.locator('.subagent-report .prose');
     expect(await report.locator('h2').textContent()).toBe('Report');
     expect(await report.textContent()).not.toContain('END OF THE REPORT');
