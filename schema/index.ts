@@ -22,6 +22,7 @@ import './types/permission-request';
 import './types/actions';
 import './types/drive';
 import './types/views';
+import './types/search';
 
 export type { Context } from './builder';
 export { contentLoader } from './content-loader';

@@ -80,6 +80,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     cacheFile: join(options.stateDir, 'index-cache.json'),
     liveDir: join(options.stateDir, 'states'),
     clearsFile: join(options.stateDir, 'cleared-goals.jsonl'),
+    searchFile: join(options.stateDir, 'search.db'),
     awakeLimit: options.awakeLimit,
     now: options.now,
     log,

@@ -11,6 +11,7 @@ import type { PermissionRequest } from './model/act';
 import type { Goal } from './model/goal';
 import type { LiveSpan, LiveState } from './model/live';
 import { Pulse } from './model/pulse';
+import type { SearchRequest, SearchResult } from './model/search';
 import {
   type EventFilter,
   type Feed,
@@ -30,12 +31,14 @@ import {
 } from './model/source';
 import type { Atom, AtomMeta, ContentBlock, HostInfo, IndexingProgress, KernelInfo, SessionSummary, Turn } from './model/types';
 import type { UsageQuery, UsageRow, UsageTotals } from './model/usage';
+import { SearchIndex } from './search/search-index';
 import { type Listed, pageSessions } from './session-list';
 import { eventRows, MAX_LIMIT, transcriptPage } from './session-pages';
+import { searchSessions } from './session-search';
 import { streamSession } from './session-stream';
 import { checkTimelineQuery, laneSessions, timelineLane } from './timeline';
 import { SessionCatalog } from './transcripts/catalog';
-import { loadAtoms } from './transcripts/content';
+import { loadAtoms, readTranscriptRange } from './transcripts/content';
 import type { TranscriptSession } from './transcripts/session';
 import { TranscriptTracker } from './transcripts/tracker';
 import type { LedgerRow } from './usage/ledger';
@@ -71,6 +74,8 @@ export interface LocalSourceOptions {
   hookObserved?: (line: HookLine) => void;
   /** the sessions that changed, each time some do (their transcript, their live state) */
   onChange?: (keys: string[]) => void;
+  /** where the search index lives (`<state>/search.db`); no search without it */
+  searchFile?: string;
 }
 
 export class LocalSource implements Source {
@@ -90,6 +95,7 @@ export class LocalSource implements Source {
   private readonly live: LiveStates | null;
   private clears: GoalClears | null = null;
   private readonly alarms: SilenceAlarms;
+  private readonly searchIndex: SearchIndex | null;
 
   constructor(readonly options: LocalSourceOptions) {
     this.now = options.now ?? Date.now;
@@ -101,8 +107,10 @@ export class LocalSource implements Source {
     this.tracker = new TranscriptTracker(options.projectsRoot, this.catalog, {
       cacheFile: options.cacheFile,
       changed: (keys) => this.changed(keys),
+      read: (path) => this.searchIndex?.changed(path),
       log: this.log,
     });
+    this.searchIndex = options.searchFile ? openSearchIndex(options.searchFile, this.log) : null;
     this.live = options.liveDir
       ? new LiveStates(
           options.liveDir,
@@ -119,14 +127,17 @@ export class LocalSource implements Source {
     if (this.options.clearsFile) this.clears = await GoalClears.open(this.options.clearsFile, this.log);
     await this.live?.start();
     await this.tracker.start(onProgress);
+    // after the first index, never beside it: the session list comes first
+    void this.searchIndex?.startPass(this.tracker.paths());
     // sessions restored from the index cache were not announced as changed
     for (const session of this.catalog.all()) if (session.parentKey === null) this.alarms.set(session.key, session.updatedAt);
   }
 
-  stop(): Promise<void> {
+  async stop(): Promise<void> {
     this.alarms.stop();
     this.live?.stop();
-    return this.tracker.stop();
+    await this.tracker.stop();
+    await this.searchIndex?.close();
   }
 
   kernel(): KernelInfo {
@@ -138,6 +149,7 @@ export class LocalSource implements Source {
       startedAt: this.startedAt,
       projectsRoot: this.options.projectsRoot,
       indexing: { ...this.tracker.progress },
+      searchIndexing: this.searchIndex ? { ...this.searchIndex.progress } : null,
       sessionCount,
     };
   }
@@ -374,6 +386,21 @@ export class LocalSource implements Source {
     return spans.sort((a, b) => a.t - b.t);
   }
 
+  async search(request: SearchRequest): Promise<SearchResult> {
+    if (!this.searchIndex) throw new UnavailableError('search is off on this kernel: it could not open its index (see its log)');
+    return searchSessions(this.searchIndex, request, {
+      host: this.host.name,
+      sessionsOfFile: (path) => this.catalog.sessionsOfFile(path),
+      atom: (key, uuid) => this.atom(this.host.name, key, uuid),
+      turns: (key) => this.turns(this.host.name, key),
+    });
+  }
+
+  /** Resolves when the search index has nothing left to read (tests and benches wait on it). */
+  searchSettled(): Promise<void> {
+    return this.searchIndex?.settled() ?? Promise.resolve();
+  }
+
   async atom(host: string, key: string, uuid: string): Promise<{ atom: AtomMeta; rewound: boolean } | null> {
     const session = await this.awake(host, key);
     const onPath = session.activePath().find((a) => a.uuid === uuid);
@@ -594,4 +621,13 @@ export class LocalSource implements Source {
 
 function defaultHostName(): string {
   return hostname().split('.')[0] || 'localhost';
+}
+
+function openSearchIndex(file: string, log: (message: string) => void): SearchIndex | null {
+  try {
+    return new SearchIndex({ file, log, readRange: readTranscriptRange });
+  } catch (err) {
+    log(`search is off: its index ${file} could not be opened (${(err as Error).message}); remove the file and restart to build it again`);
+    return null;
+  }
 }

@@ -15,7 +15,7 @@ export type HubRoute =
    */
   | { kind: 'byHost'; arg: string; resumable?: true }
   /** every host that is up, merged by the named rule */
-  | { kind: 'merged'; rule: 'sessions' | 'feed' | 'timeline' | 'usage' | 'changes' | 'list' }
+  | { kind: 'merged'; rule: 'sessions' | 'feed' | 'timeline' | 'usage' | 'changes' | 'list' | 'search' }
   /** its resolver asks the hosts it needs itself (a mutation over goals of several hosts) */
   | { kind: 'inResolver' };
 

@@ -2,12 +2,14 @@ import { type ArgumentNode, type GraphQLField, type GraphQLObjectType, type Grap
 import type { Feed, SessionPage } from '../../spoke/model/source';
 import type { UsageRow } from '../../spoke/model/usage';
 import type { Context } from '../builder';
+import type { SearchPage } from '../types/search';
 import { delegateQuery, delegation, type RemoteExecutor, selectionText } from './delegate';
 import { declaredRoute } from './hub-route';
 import { fieldsFor } from './id-rewrite';
 import { askEveryHost } from './last-seen';
 import { mapIterator } from './map-iterator';
 import { MergedStream } from './merge-iterators';
+import { mergedSearch } from './merge-search';
 import { mergedSessions } from './merge-sessions';
 import { mergedUsage } from './merge-usage';
 import { RemoteValue } from './remote-value';
@@ -19,7 +21,15 @@ import { resumableStream } from './resumable-stream';
 
 type Field = GraphQLField<unknown, Context>;
 
-const MERGES = { sessions: mergeSessions, feed: mergeFeed, timeline: mergeLanes, usage: mergeUsage, changes: mergeChanges, list: mergeList };
+const MERGES = {
+  sessions: mergeSessions,
+  feed: mergeFeed,
+  timeline: mergeLanes,
+  usage: mergeUsage,
+  changes: mergeChanges,
+  list: mergeList,
+  search: mergeSearch,
+};
 
 /** Applies the route each root field declares (hub-route.ts). */
 export function routeToRemotes(schema: GraphQLSchema): void {
@@ -123,6 +133,16 @@ function mergeUsage(field: Field): void {
   field.resolve = async (parent, args, ctx, info) => {
     const mine = (await local(parent, args, ctx, info)) as UsageRow[];
     return ctx.remotes.linked() ? mergedUsage(args, mine, ctx.remotes) : mine;
+  };
+}
+
+/** Search over every host named (all by default), each host's ranked list fused by rank (merge-search.ts). */
+function mergeSearch(field: Field): void {
+  const local = field.resolve!;
+  field.resolve = (parent, args, ctx, info) => {
+    if (!ctx.remotes.linked()) return local(parent, args, ctx, info);
+    const localPage = (asked: Record<string, unknown>) => local(parent, asked, ctx, info) as Promise<SearchPage>;
+    return mergedSearch(info, args, localPage, ctx.source.kernel().host.name, ctx.remotes);
   };
 }
 

@@ -2,6 +2,7 @@ import type { IndexingProgress, KernelInfo } from '../../spoke/model/types';
 import { builder } from '../builder';
 import { hubRoute } from '../remote/hub-route';
 import { HostRef } from './host';
+import { SearchProgressRef } from './search';
 
 const IndexingRef = builder.objectRef<IndexingProgress>('Indexing').implement({
   description: 'Progress of the first read of every transcript.',
@@ -22,6 +23,12 @@ const KernelInfoRef = builder.objectRef<KernelInfo>('KernelInfo').implement({
     startedAt: t.field({ type: 'DateTime', resolve: (k) => k.startedAt }),
     projectsRoot: t.exposeString('projectsRoot'),
     indexing: t.field({ type: IndexingRef, resolve: (k) => k.indexing }),
+    searchIndexing: t.field({
+      type: SearchProgressRef,
+      nullable: true,
+      description: "the search index's background pass, after the first read; null when search is off",
+      resolve: (k) => k.searchIndexing,
+    }),
     sessionCount: t.exposeInt('sessionCount'),
   }),
 });

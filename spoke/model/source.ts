@@ -1,5 +1,6 @@
 import type { Goal } from './goal';
 import type { LiveSpan } from './live';
+import type { SearchRequest, SearchResult } from './search';
 import type { Atom, AtomMeta, ContentBlock, HostInfo, KernelInfo, SessionSummary, TrustTier, Turn } from './types';
 import type { UsageQuery, UsageRow, UsageTotals } from './usage';
 
@@ -162,6 +163,8 @@ export interface Source {
   usage(query: UsageQuery): UsageRow[];
   /** one lane per top-level session active in [from, to], most recently active first */
   timeline(query: TimelineQuery): Promise<TimelineLane[]>;
+  /** lines of every session that match a search, ranked, each placed in its session and turn */
+  search(request: SearchRequest): Promise<SearchResult>;
   /** one atom of a session by its uuid, on the active path or on a rewound branch; null when the session holds none */
   atom(host: string, key: string, uuid: string): Promise<{ atom: AtomMeta; rewound: boolean } | null>;
   /** content for atoms this source returned, in the same order */

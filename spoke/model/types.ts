@@ -1,4 +1,5 @@
 import type { LiveState } from './live';
+import type { SearchProgress } from './search';
 import type { MessageUsage, UsageTotals } from './usage';
 
 // The substrate-neutral model: what a session is, whatever file format it was rebuilt from.
@@ -219,5 +220,7 @@ export interface KernelInfo {
   startedAt: number;
   projectsRoot: string;
   indexing: IndexingProgress;
+  /** the search index's background pass; null when search is off */
+  searchIndexing: SearchProgress | null;
   sessionCount: number;
 }

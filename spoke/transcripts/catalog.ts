@@ -129,6 +129,12 @@ export class SessionCatalog {
     return !!session && session.atomCount() > 0;
   }
 
+  /** The sessions with lines in a file: the file's own session before inline subagents. */
+  sessionsOfFile(path: string): string[] {
+    const sessions = [...(this.byFile.get(path) ?? [])];
+    return sessions.sort((a, b) => Number(a.parentKey !== null) - Number(b.parentKey !== null)).map((s) => s.key);
+  }
+
   /** Every session whose lines are in these files, and the files of those sessions, transitively. */
   groupOf(paths: Iterable<string>): { sessions: TranscriptSession[]; files: Set<string> } {
     // Runs before every read of a file: follow the file index, never scan every session.

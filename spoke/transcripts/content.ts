@@ -90,6 +90,18 @@ function withLineFacts(blocks: ContentBlock[], line: z.infer<typeof Line>): Cont
   return blocks;
 }
 
+/** The bytes of one range of a transcript. */
+export async function readTranscriptRange(path: string, offset: number, length: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, offset);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Loads the content of atoms, reading each file once per call. Order is kept. */
 export async function loadAtoms(metas: AtomMeta[]): Promise<Atom[]> {
   const out: Atom[] = new Array(metas.length);

@@ -40,6 +40,8 @@ export interface TrackerOptions {
   cacheFile?: string;
   /** sessions that changed after a read */
   changed(keys: string[]): void;
+  /** a file was read (it may have grown) */
+  read?(path: string): void;
   /** something went wrong; the tracker keeps going */
   log(message: string): void;
 }
@@ -109,6 +111,11 @@ export class TranscriptTracker {
     for (const file of this.files.values()) file.watcher?.close();
     await Promise.all([...this.files.values()].map((f) => f.reading));
     if (this.progress.done && this.cacheStale) this.saveCache();
+  }
+
+  /** Every transcript file followed. */
+  paths(): string[] {
+    return [...this.files.keys()];
   }
 
   /** Makes sure a session is awake (its graph in memory), reading its files again if it slept. */
@@ -239,6 +246,7 @@ export class TranscriptTracker {
       this.options.log(`error reading ${file.path}: ${(err as Error).message}`);
     }
     if (initial) this.progress.bytesDone += Math.max(0, file.tail.offset - before);
+    this.options.read?.(file.path);
     this.catalog.trim(woken);
     this.announce();
   }
