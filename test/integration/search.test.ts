@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../../web/src/lib/graphql';
-import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { configureRemote, FAST_LINKS, FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, say } from '../helpers/records';
+import { startSshd, type TestSshd } from '../helpers/sshd';
 import { until } from '../helpers/wait';
 
 // Full-text search over real transcripts, through the real kernel over HTTP: a word only a tool's
@@ -144,4 +145,72 @@ describe('the index on disk', () => {
     expect((await search('archlinux')).hits).toHaveLength(1);
     expect(kernel.logs.filter((l) => l.includes('cannot be read'))).toHaveLength(1);
   }, 60_000);
+});
+
+describe('search through a hub', () => {
+  let sshd: TestSshd;
+  let remote: TestKernel;
+  let hub: TestKernel;
+  const HUB_PROJECT = '-Users-dain-workspace-claude-code-log-sample';
+  const REMOTE_PROJECT = '-src-deep-manifest';
+  beforeAll(async () => {
+    sshd = await startSshd();
+    cpSync(join(FIXTURES, REMOTE_PROJECT), join(root, 'gpu-projects', REMOTE_PROJECT), { recursive: true });
+    cpSync(join(FIXTURES, HUB_PROJECT), join(root, 'hub-projects', HUB_PROJECT), { recursive: true });
+    remote = await startTestKernel(join(root, 'gpu-projects'), { hostName: 'gpubox', stateDir: join(root, 'gpu-state') });
+    hub = await startTestKernel(join(root, 'hub-projects'), { hostName: 'laptop', stateDir: join(root, 'hub-state'), federation: { home: sshd.home, ...FAST_LINKS } });
+    await Promise.all([indexed(remote), indexed(hub)]);
+    configureRemote(hub, { name: 'gpu', target: `${sshd.user}@127.0.0.1:${sshd.port}`, stateDir: join(root, 'gpu-state') });
+    const link = graphql(`mutation ($target: String!) { linkHost(target: $target, name: "gpu", trust: DIRECTED) { status { state } } }`);
+    expect((await hub.gql(link, { target: `${sshd.user}@127.0.0.1:${sshd.port}` })).data.linkHost.status?.state).toBe('UP');
+  }, 90_000);
+  afterAll(async () => {
+    await hub?.close();
+    await remote?.close();
+    await sshd?.close();
+  });
+
+  const hubSearch = async (query: string, after?: string) => {
+    const res = await hub.gql(SEARCH, { query, first: 10, after });
+    if (res.errors) throw new Error(res.errors[0].message);
+    return res.data.search;
+  };
+
+  it("puts both hosts' hits in one list, fused by each host's own rank, every id naming its host", async () => {
+    const { hits, complete, unreachableHosts } = await hubSearch('passed');
+    expect(complete).toBe(true);
+    expect(unreachableHosts).toEqual([]);
+    const hosts = hits.map((h) => h.id.split(':')[0]);
+    expect(new Set(hosts)).toEqual(new Set(['laptop', 'gpu']));
+    for (const hit of hits) expect(hit.session?.id.split(':')[0]).toBe(hit.id.split(':')[0]);
+    // one host's first, the other's first, then each host's second…: never a score compared across hosts
+    expect(hits.map((h) => h.rank)).toEqual([1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+    // each host's list in the order the host itself ranks it
+    const own = (await remote.gql(SEARCH, { query: 'passed', first: 5 })).data.search.hits.map((h) => h.id.replace(/^gpubox:/, 'gpu:'));
+    expect(hits.filter((h) => h.id.startsWith('gpu:')).map((h) => h.id)).toEqual(own);
+  });
+
+  it('pages over both hosts with one cursor, each hit once', async () => {
+    const first = await hubSearch('passed');
+    const second = await hubSearch('passed', first.endCursor!);
+    const ids = [...first.hits, ...second.hits].map((h) => h.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(second.hits.map((h) => h.rank).slice(0, 2)).toEqual([6, 6]);
+  });
+
+  it('asks only the host named with host:, and the chat of a hit opens on its host', async () => {
+    const { hits } = await hubSearch('host:gpu passed');
+    expect(hits.length).toBeGreaterThan(0);
+    for (const hit of hits) expect(hit.id).toMatch(/^gpu:/);
+    const atom = graphql(`query ($id: ID!) { atom(id: $id) { id sequence } }`);
+    expect((await hub.gql(atom, { id: hits[0].id })).data.atom).toEqual({ id: hits[0].id, sequence: hits[0].sequence });
+  });
+
+  it('names a host that is down and leaves its hits out', async () => {
+    await remote.close();
+    await until(async () => (await hubSearch('passed')).unreachableHosts.includes('gpu'), 'the hub to see gpu down', 20_000);
+    const { hits, complete } = await hubSearch('passed');
+    expect(complete).toBe(false);
+    for (const hit of hits) expect(hit.id).toMatch(/^laptop:/);
+  }, 30_000);
 });
