@@ -391,8 +391,7 @@ export class LocalSource implements Source {
     return searchSessions(this.searchIndex, request, {
       host: this.host.name,
       sessionsOfFile: (path) => this.catalog.sessionsOfFile(path),
-      atom: (key, uuid) => this.atom(this.host.name, key, uuid),
-      turns: (key) => this.turns(this.host.name, key),
+      holds: async (key, uuid) => (await this.atom(this.host.name, key, uuid)) !== null,
     });
   }
 

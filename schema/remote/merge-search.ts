@@ -74,7 +74,7 @@ async function localList(
   taken: SearchCursor,
 ): Promise<HostList> {
   const page = await local({ ...args, after: searchCursor({ [host]: taken[host] ?? 0 }) });
-  return { host, hasNextPage: page.hasNextPage, complete: page.complete, items: page.hits.map((h) => ({ value: h, rank: h.rank, at: h.atom.t, host })) };
+  return { host, hasNextPage: page.hasNextPage, complete: page.complete, items: page.hits.map((h) => ({ value: h, rank: h.rank, at: h.t, host })) };
 }
 
 interface WirePage {

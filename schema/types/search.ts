@@ -1,4 +1,6 @@
 import type { SearchHit, SearchProgress, SearchResult, SnippetPart } from '../../spoke/model/search';
+import type { Source } from '../../spoke/model/source';
+import type { AtomMeta } from '../../spoke/model/types';
 import { builder } from '../builder';
 import { childId } from '../ids';
 import { hubRoute } from '../remote/hub-route';
@@ -20,10 +22,22 @@ const SnippetPartRef = builder.objectRef<SnippetPart>('SnippetPart').implement({
   fields: (t) => ({ text: t.exposeString('text'), hit: t.exposeBoolean('hit') }),
 });
 
+/** Where a hit sits on its session's path now, looked up once per hit and only when asked. */
+const placed = new WeakMap<SearchHit, Promise<{ atom: AtomMeta; rewound: boolean } | null>>();
+function placeOf(hit: SearchHit, source: Source) {
+  let place = placed.get(hit);
+  if (!place) {
+    place = source.atom(hit.host, hit.key, hit.uuid).catch(() => null);
+    placed.set(hit, place);
+  }
+  return place;
+}
+
 const SearchHitRef = builder.objectRef<SearchHit>('SearchHit').implement({
-  description: 'One line that matched, placed where it is now: its session, turn and atom.',
+  description:
+    'One line that matched. Its atom, sequence and turn are looked up when asked: that reads a sleeping session again, so a list of hits that does not need them is faster without.',
   fields: (t) => ({
-    id: t.id({ description: "the atom's id", resolve: (h) => childId(h.host, h.key, h.atom.uuid) }),
+    id: t.id({ description: "the atom's id", resolve: (h) => childId(h.host, h.key, h.uuid) }),
     rank: t.exposeInt('rank', { description: "its place in its own host's ranked list, from 1 (a hub's merge keeps each host's order)" }),
     session: t.field({
       type: SessionRef,
@@ -31,22 +45,41 @@ const SearchHitRef = builder.objectRef<SearchHit>('SearchHit').implement({
       description: 'null when the session went away since',
       resolve: (h, _, { source }) => source.session(h.host, h.key),
     }),
+    at: t.field({ type: 'DateTime', resolve: (h) => h.t }),
+    field: t.field({ type: SearchFieldEnum, resolve: (h) => h.field }),
+    snippet: t.field({ type: [SnippetPartRef], description: 'a few words around the best match, from the transcript as it is now', resolve: (h) => h.snippet }),
+    atom: t.field({
+      type: AtomRef,
+      nullable: true,
+      description: 'null when the session no longer holds the line',
+      resolve: async (h, _, { source }) => {
+        const place = await placeOf(h, source);
+        return place && { host: h.host, key: h.key, atom: place.atom, rewound: place.rewound };
+      },
+    }),
+    sequence: t.int({
+      nullable: true,
+      description: "the line's place on the active path; null when a rewind took it off the path",
+      resolve: async (h, _, { source }) => {
+        const place = await placeOf(h, source);
+        return place && !place.rewound ? place.atom.sequence : null;
+      },
+    }),
+    rewound: t.boolean({
+      description: 'the line is on a branch a rewind took off the path',
+      resolve: async (h, _, { source }) => (await placeOf(h, source))?.rewound === true,
+    }),
     turn: t.field({
       type: TurnRef,
       nullable: true,
-      description: 'null when the line is on a branch a rewind took off the path',
-      resolve: (h) => (h.turn ? { host: h.host, key: h.key, turn: h.turn } : null),
+      description: 'the turn holding the line; null when it is off the path',
+      resolve: async (h, _, { source }) => {
+        const place = await placeOf(h, source);
+        if (!place || place.rewound) return null;
+        const turn = (await source.turns(h.host, h.key)).find((t) => t.atoms.some((a) => a.uuid === h.uuid));
+        return turn ? { host: h.host, key: h.key, turn } : null;
+      },
     }),
-    atom: t.field({ type: AtomRef, resolve: (h) => ({ host: h.host, key: h.key, atom: h.atom, rewound: h.rewound }) }),
-    sequence: t.int({
-      nullable: true,
-      description: "the atom's place on the active path; null when rewound",
-      resolve: (h) => (h.rewound ? null : h.atom.sequence),
-    }),
-    at: t.field({ type: 'DateTime', resolve: (h) => h.atom.t }),
-    rewound: t.exposeBoolean('rewound'),
-    field: t.field({ type: SearchFieldEnum, resolve: (h) => h.field }),
-    snippet: t.field({ type: [SnippetPartRef], description: 'a few words around the best match, from the transcript as it is now', resolve: (h) => h.snippet }),
   }),
 });
 

@@ -1,5 +1,3 @@
-import type { AtomMeta, Turn } from './types';
-
 // Full-text search over every line of every session: what is asked, and what comes back.
 
 /** The part of a line a hit was found in. */
@@ -33,15 +31,18 @@ export interface SnippetPart {
   hit: boolean;
 }
 
+/**
+ * One line that matched. Where it sits on the session's path (its sequence and turn) moves when
+ * the session rewinds, so it is looked up only when asked: that wakes the session, which for a
+ * long one means reading it again.
+ */
 export interface SearchHit {
   host: string;
   /** the session the line belongs to */
   key: string;
-  atom: AtomMeta;
-  /** the line is on a branch a rewind took off the path */
-  rewound: boolean;
-  /** the turn the line is in; null on a rewound branch */
-  turn: Turn | null;
+  uuid: string;
+  /** epoch ms; 0 when the line has no time */
+  t: number;
   field: SearchField;
   snippet: SnippetPart[];
   /** its place in this host's ranked list, from 1 */

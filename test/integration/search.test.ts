@@ -158,7 +158,11 @@ describe('search through a hub', () => {
     cpSync(join(FIXTURES, REMOTE_PROJECT), join(root, 'gpu-projects', REMOTE_PROJECT), { recursive: true });
     cpSync(join(FIXTURES, HUB_PROJECT), join(root, 'hub-projects', HUB_PROJECT), { recursive: true });
     remote = await startTestKernel(join(root, 'gpu-projects'), { hostName: 'gpubox', stateDir: join(root, 'gpu-state') });
-    hub = await startTestKernel(join(root, 'hub-projects'), { hostName: 'laptop', stateDir: join(root, 'hub-state'), federation: { home: sshd.home, ...FAST_LINKS } });
+    hub = await startTestKernel(join(root, 'hub-projects'), {
+      hostName: 'laptop',
+      stateDir: join(root, 'hub-state'),
+      federation: { home: sshd.home, ...FAST_LINKS },
+    });
     await Promise.all([indexed(remote), indexed(hub)]);
     configureRemote(hub, { name: 'gpu', target: `${sshd.user}@127.0.0.1:${sshd.port}`, stateDir: join(root, 'gpu-state') });
     const link = graphql(`mutation ($target: String!) { linkHost(target: $target, name: "gpu", trust: DIRECTED) { status { state } } }`);
