@@ -34,9 +34,9 @@ export class FileTail {
   /** bytes consumed up to the end of the last complete line */
   offset = 0;
   lines = 0;
-  private ino: number | null = null;
+  protected ino: number | null = null;
   private carry: Buffer[] = [];
-  private carryBytes = 0;
+  protected carryBytes = 0;
 
   constructor(readonly path: string) {}
 
@@ -113,7 +113,7 @@ export class FileTail {
     }
   }
 
-  private split(buffer: Buffer, size: number, sink: LineSink): void {
+  protected split(buffer: Buffer, size: number, sink: LineSink): void {
     let start = 0;
     let nl = buffer.indexOf(NEWLINE, 0);
     while (nl !== -1 && nl < size) {
