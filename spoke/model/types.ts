@@ -144,6 +144,8 @@ export interface TranscriptFile {
   lines: number;
   /** how many times the file was read again from the start (truncated or replaced) */
   rereads: number;
+  /** Claude Code deleted the file: it is read from Loom's copy (spoke/archive/) */
+  archived: boolean;
 }
 
 /** A session as lists and headers see it. */
@@ -158,6 +160,8 @@ export interface SessionSummary {
   startedAt: number;
   updatedAt: number;
   files: TranscriptFile[];
+  /** every file of the session is gone from disk: it is served from Loom's copy */
+  archived: boolean;
   turnCount: number;
   atomCount: number;
   parentKey: string | null;

@@ -113,6 +113,7 @@ export class SessionCatalog {
       startedAt: facts.startedAt,
       updatedAt: session.updatedAt,
       files: [...session.files.values()].map((f) => ({ ...f })),
+      archived: [...session.files.values()].every((f) => f.archived),
       turnCount: facts.turnCount,
       atomCount: facts.atomCount,
       parentKey: session.parentKey,
@@ -277,6 +278,16 @@ export class SessionCatalog {
       if (c.parentKey) this.link(s, c.parentKey);
     }
     this.dirty.clear();
+  }
+
+  /** A file is gone from disk, and Loom's copy of it serves its sessions from now on. */
+  markArchived(path: string, archived = true): void {
+    for (const session of this.byFile.get(path) ?? []) {
+      const file = session.files.get(path);
+      if (!file || file.archived === archived) continue;
+      file.archived = archived;
+      this.dirty.add(session.key);
+    }
   }
 
   /** A file is gone: sessions that lived only in it go too. */

@@ -14,6 +14,7 @@ const TranscriptFile = z.object({
   bytes: z.number(),
   lines: z.number(),
   rereads: z.number(),
+  archived: z.boolean().default(false),
 });
 
 /** a MessageLedger packed: model names, and the rows as base64 of a Float64Array */

@@ -68,7 +68,7 @@ export class TranscriptSession {
   addFile(path: string, fsid: string, role: FileRole): TranscriptFile {
     let file = this.files.get(path);
     if (!file) {
-      file = { path, fsid, role, bytes: 0, lines: 0, rereads: 0 };
+      file = { path, fsid, role, bytes: 0, lines: 0, rereads: 0, archived: false };
       if (this.files.size > 0 && this.atomCount() > 0) this.epoch++;
       this.files.set(path, file);
       this.version++;

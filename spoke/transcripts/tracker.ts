@@ -1,8 +1,11 @@
 import { type Dirent, type FSWatcher as FileWatcher, watch as watchFile } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
+import type { TranscriptArchive } from '../archive/transcript-archive';
 import type { IndexingProgress } from '../model/types';
+import { ArchivedTail } from './archived-tail';
 import type { FileIngest, SessionCatalog } from './catalog';
 import { loadIndexCache, saveIndexCache } from './index-cache';
 import { placeOf, type TranscriptPlace } from './paths';
@@ -20,6 +23,9 @@ import { realRoot, refusedLink } from './tree-links';
 // With an index cache, a restart reads only what changed: files come back at the offset they
 // were read to and their sessions come back asleep; any file that grew wakes its sessions
 // (read again up to that offset) before its new lines are read.
+//
+// With an archive, every file is copied as it is read (after the first index, in a pass of its
+// own), and a file Claude Code deletes is followed on in Loom's copy: its sessions stay.
 
 const TRAILING_RECHECK_MS = 80;
 const CACHE_SAVE_DELAY_MS = 30_000;
@@ -28,6 +34,8 @@ interface TrackedFile {
   path: string;
   place: TranscriptPlace;
   tail: FileTail;
+  /** gone from disk: read from Loom's copy */
+  archived: boolean;
   watcher: FileWatcher | null;
   ingest: FileIngest | null;
   reading: Promise<void> | null;
@@ -42,6 +50,8 @@ export interface TrackerOptions {
   changed(keys: string[]): void;
   /** a file was read (it may have grown) */
   read?(path: string): void;
+  /** Loom's copy of every transcript; deleted files are lost without it */
+  archive?: TranscriptArchive | null;
   /** something went wrong; the tracker keeps going */
   log(message: string): void;
 }
@@ -82,8 +92,14 @@ export class TranscriptTracker {
     this.watcher.on('error', (err) => this.options.log(`watching ${this.root}: ${(err as Error).message}`));
     await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
 
-    const found = await this.discover();
-    const unchanged = this.restoreCache(found);
+    const found = [...(await this.discover())];
+    const onDisk = new Set(found.map((f) => f.path));
+    const archived = this.archiveOnly(onDisk);
+    const unchanged = this.restoreCache(found, archived);
+    for (const path of archived) {
+      this.track(path, true);
+      found.push({ path, size: this.options.archive!.archivedTo(this.nameOf(path)), ino: 0 });
+    }
     this.progress.filesTotal = found.length;
     this.progress.bytesTotal = found.reduce((sum, f) => sum + f.size, 0);
     onProgress?.(this.progress);
@@ -101,6 +117,7 @@ export class TranscriptTracker {
     this.progress.done = true;
     if (this.cacheStale) this.saveCache();
     onProgress?.(this.progress);
+    void this.copyAll(found);
   }
 
   async stop(): Promise<void> {
@@ -113,9 +130,61 @@ export class TranscriptTracker {
     if (this.progress.done && this.cacheStale) this.saveCache();
   }
 
-  /** Every transcript file followed. */
+  /** Every transcript file followed, on disk or in Loom's copy. */
   paths(): string[] {
     return [...this.files.keys()];
+  }
+
+  /** The archive's name for a file: its path under the projects root. */
+  private nameOf(path: string): string {
+    return relative(this.root, path);
+  }
+
+  /** Files the archive holds that are not on disk (deleted while no kernel ran). */
+  private archiveOnly(onDisk: Set<string>): string[] {
+    const archive = this.options.archive;
+    if (!archive) return [];
+    return archive
+      .list()
+      .map((f) => join(this.root, f.name))
+      .filter((path) => !onDisk.has(path) && placeOf(this.root, path) !== null);
+  }
+
+  /** After the first index, copies what each file holds beyond its copy (oldest first, so the cap drops the oldest). */
+  private async copyAll(found: { path: string }[]): Promise<void> {
+    if (!this.options.archive) return;
+    const byAge = await Promise.all(found.map(async ({ path }) => ({ path, at: (await stat(path).catch(() => null))?.mtimeMs ?? 0 })));
+    for (const { path } of byAge.sort((a, b) => a.at - b.at)) {
+      const file = this.files.get(path);
+      if (this.stopped) return;
+      if (file) await this.keepCopy(file);
+    }
+  }
+
+  /** Copies the lines read from a file that its copy lacks. */
+  private async keepCopy(file: TrackedFile): Promise<void> {
+    const archive = this.options.archive;
+    if (!archive || file.archived || !this.progress.done) return;
+    const name = this.nameOf(file.path);
+    if (archive.archivedTo(name) >= file.tail.offset) return;
+    await archive.copy(name, file.path, file.tail.offset).catch((err) => this.options.log(`could not copy ${file.path} to the archive: ${(err as Error).message}`));
+  }
+
+  /** A file Claude Code deleted: followed on in its copy, its sessions marked archived. */
+  private followCopy(file: TrackedFile): void {
+    const name = this.nameOf(file.path);
+    const copied = this.options.archive!.archivedTo(name);
+    if (copied < file.tail.offset) {
+      this.options.log(`${file.path} was deleted before Loom copied its last ${file.tail.offset - copied} bytes; the lines in them can no longer be opened`);
+    }
+    file.watcher?.close();
+    file.watcher = null;
+    const state = file.tail.state();
+    file.tail = new ArchivedTail(file.path, name, this.options.archive!);
+    if (state) file.tail.resume(state);
+    file.archived = true;
+    this.catalog.markArchived(file.path);
+    this.announce();
   }
 
   /** Makes sure a session is awake (its graph in memory), reading its files again if it slept. */
@@ -134,6 +203,9 @@ export class TranscriptTracker {
 
   /** Reads a file to its end now, and once more shortly after the last signal. */
   private signal(path: string): void {
+    const known = this.files.get(path);
+    // a file back at an archived path (restored from a backup, say): it is read again from disk
+    if (known?.archived && existsSync(path)) this.forgetWhole(path);
     const file = this.track(path);
     if (!file || this.stopped) return;
     void this.pump(path);
@@ -166,14 +238,16 @@ export class TranscriptTracker {
     return place;
   }
 
-  private track(path: string): TrackedFile | null {
+  private track(path: string, archived = false): TrackedFile | null {
     let file = this.files.get(path);
     if (file) return file;
     const place = this.placeFor(path);
-    if (!place || !this.mayRead(path)) return null;
-    file = { path, place, tail: new FileTail(path), watcher: null, ingest: null, reading: null, again: false, timer: null };
+    if (!place || (!archived && !this.mayRead(path))) return null;
+    const tail = archived ? new ArchivedTail(path, this.nameOf(path), this.options.archive!) : new FileTail(path);
+    file = { path, place, tail, archived, watcher: null, ingest: null, reading: null, again: false, timer: null };
     this.files.set(path, file);
-    if (!this.stopped) this.watchAppends(file);
+    if (archived) this.catalog.markArchived(path);
+    else if (!this.stopped) this.watchAppends(file);
     return file;
   }
 
@@ -198,10 +272,16 @@ export class TranscriptTracker {
     }
   }
 
+  private forgetWhole(path: string): void {
+    this.files.delete(path);
+    this.catalog.forgetFile(path);
+  }
+
   private forget(path: string): void {
     const file = this.files.get(path);
     if (!file) return;
     if (file.timer) clearTimeout(file.timer);
+    if (this.options.archive?.has(this.nameOf(path))) return this.followCopy(file);
     file.watcher?.close();
     this.files.delete(path);
     this.catalog.forgetFile(path);
@@ -242,6 +322,7 @@ export class TranscriptTracker {
         line: (line) => file.ingest!.line(line),
       });
       file.ingest.progress(file.tail.offset, file.tail.lines);
+      void this.keepCopy(file);
     } catch (err) {
       this.options.log(`error reading ${file.path}: ${(err as Error).message}`);
     }
@@ -278,7 +359,8 @@ export class TranscriptTracker {
         const tracked = this.files.get(f);
         if (!tracked) continue;
         const ingest = this.catalog.openFile(f, tracked.place, false);
-        await new FileTail(f).read({ restart: () => {}, line: (line) => ingest.line(line) }, tracked.tail.offset);
+        const tail = tracked.archived ? new ArchivedTail(f, this.nameOf(f), this.options.archive!) : new FileTail(f);
+        await tail.read({ restart: () => {}, line: (line) => ingest.line(line) }, tracked.tail.offset);
       }
     } finally {
       this.catalog.endWaking(sessions);
@@ -287,7 +369,7 @@ export class TranscriptTracker {
   }
 
   /** Takes back what the cache knew; returns the files that have not changed since. */
-  private restoreCache(found: { path: string; size: number; ino: number }[]): Set<string> {
+  private restoreCache(found: { path: string; size: number; ino: number }[], archived: string[]): Set<string> {
     const unchanged = new Set<string>();
     if (!this.options.cacheFile) return unchanged;
     const cache = loadIndexCache(this.options.cacheFile, this.root, this.options.log);
@@ -295,7 +377,16 @@ export class TranscriptTracker {
     this.catalog.restore(cache);
     this.cacheStale = false;
     const onDisk = new Map(found.map((f) => [f.path, f]));
+    const copies = new Set(archived);
     for (const state of cache.files) {
+      if (copies.has(state.path)) {
+        // deleted while no kernel ran: its copy goes on from where the file was read to
+        const file = this.track(state.path, true);
+        file?.tail.resume(state);
+        if (file) file.ingest = this.catalog.openFile(state.path, file.place, false);
+        if (file && this.options.archive!.archivedTo(this.nameOf(state.path)) === state.offset) unchanged.add(state.path);
+        continue;
+      }
       const file = this.track(state.path);
       const now = onDisk.get(state.path);
       if (!file || !now) {
