@@ -29,6 +29,11 @@ beforeAll(async () => {
   kernel = await startTestKernel(join(dir, 'projects'), { stateDir: join(dir, 'state') });
   const { data } = await kernel.gql(graphql(`query A11ySessions { sessions(first: 1) { nodes { id } } }`));
   sessionId = data.sessions.nodes[0].id;
+  const created = await kernel.gql(graphql(`mutation A11yTag { createTag(name: "review", color: "#2d62cf") { tag { id } } }`));
+  await kernel.gql(graphql(`mutation A11yTagged($tag: ID!, $session: ID!) { tagSession(tagId: $tag, sessionId: $session) { seq } }`), {
+    tag: created.data.createTag.tag!.id,
+    session: sessionId,
+  });
 }, BROWSER_START_TIMEOUT_MS);
 afterAll(async () => {
   await browser?.close();
@@ -70,6 +75,16 @@ const ROUTES: { name: string; path: () => string; ready: string; open?: (page: P
   { name: 'the timeline', path: () => '/timeline', ready: '.tl-lane' },
   { name: 'the usage view', path: () => '/usage?range=all', ready: '.usage-chart svg' },
   { name: 'the settings', path: () => '/settings', ready: 'main h1, main h2' },
+  {
+    name: "the settings' tags, one being deleted, with the tab strip's tags list open",
+    path: () => '/settings',
+    ready: '.tag-row',
+    open: async (page) => {
+      await page.locator('.lens-tags summary').click();
+      await page.getByRole('button', { name: 'Delete review…' }).click();
+      await page.waitForSelector('.tag-confirm');
+    },
+  },
 ];
 
 describe.each(['light', 'dark'] as const)('accessibility in the %s theme', (colorScheme) => {

@@ -6,6 +6,7 @@ import { graphql } from '../../web/src/lib/graphql';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
+import { stripRows } from '../helpers/tab-strip';
 import { until } from '../helpers/wait';
 
 // Loom names and tags in the dashboard, seen in Chromium: renamed from the chat header, tagged
@@ -78,18 +79,7 @@ describe('tagging a session from the chat header', () => {
     // grouped by tag: a header for it with the tab under it, the untagged after
     await page.getByRole('combobox', { name: 'Group tabs by' }).selectOption('tag');
     await page.locator('.tabs-group', { hasText: 'untagged' }).waitFor();
-    const order = await page
-      .locator('.tabs-rows > li')
-      .evaluateAll((rows) =>
-        rows
-          .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
-          .map((li) =>
-            li.classList.contains('tabs-group')
-              ? `# ${li.querySelector('.tabs-group-name')?.textContent}`
-              : li.querySelector('.tab')?.getAttribute('data-session'),
-          ),
-      );
-    expect(order).toEqual(['# training', 'test:named', '# untagged', 'test:other']);
+    expect(await stripRows(page)).toEqual(['# training', 'test:named', '# untagged', 'test:other']);
     await page.getByRole('combobox', { name: 'Group tabs by' }).selectOption('none');
 
     await page.getByRole('button', { name: 'Remove tag training' }).click();

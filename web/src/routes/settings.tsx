@@ -3,6 +3,7 @@ import { useQuery } from 'urql';
 import { AuditLog } from '../answer/AuditLog';
 import { type ThemeChoice, theme } from '../lib/theme';
 import { KERNEL_INFO } from '../status/queries';
+import { TagManager } from '../tags/TagManager';
 import { rootRoute } from './root';
 
 export const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: Settings });
@@ -40,6 +41,7 @@ function Settings() {
           <dd>{new Date(k.startedAt).toLocaleString()}</dd>
         </dl>
       )}
+      <TagManager />
       <h2>Actions</h2>
       <AuditLog />
       <h2>Keyboard</h2>

@@ -2,6 +2,9 @@ import { useNavigate, useParams } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
 import { NewSessionButton } from '../drive/NewSessionButton';
+import { LensControls } from '../lens/LensControls';
+import { lensSessions } from '../lens/lens';
+import { tabLens } from '../lens/lens-store';
 import { age } from '../lib/age';
 import { useHosts } from '../network/hosts';
 import { StaleBadge } from '../network/StaleBadge';
@@ -9,7 +12,7 @@ import { TagDots } from '../tags/TagDots';
 import { tagsOf, useTags } from '../tags/tags-store';
 import { directories, filterSessions } from './filter';
 import { tabFilter } from './filter-store';
-import { type Grouping, groupRows, tabGrouping } from './grouping';
+import { groupRows, tabGrouping } from './grouping';
 import { HostName } from './host-name';
 import { LiveChip } from './live-chip';
 import { useSessions } from './sessions';
@@ -19,14 +22,16 @@ import { staleSince } from './stale';
 const ROW = 46;
 const HEADER = 28;
 
-// Every session as a tab, most recently active first, or grouped (grouping.ts). Virtualized: only the rows in view are
-// in the DOM, so two thousand sessions cost what twenty do. `/` filters, `j`/`k` step.
+// Every session as a tab, most recently active first, narrowed and ordered by the lens (lens/:
+// tags, order, saved views), or grouped (grouping.ts). Virtualized: only the rows in view are in
+// the DOM, so two thousand sessions cost what twenty do. `/` filters, `j`/`k` step.
 export function TabStrip() {
   const { list, loaded, error } = useSessions();
   const { hosts } = useHosts();
   const tags = useTags();
   const filter = tabFilter.use();
-  const shown = useMemo(() => filterSessions(list, filter), [list, filter]);
+  const lens = tabLens.use();
+  const shown = useMemo(() => lensSessions(filterSessions(list, filter), lens, tags), [list, filter, lens, tags]);
   const grouping = tabGrouping.use();
   const grouped = useMemo(() => groupRows(shown, grouping, tags), [shown, grouping, tags]);
   const dirs = useMemo(() => directories(list), [list]);
@@ -84,11 +89,7 @@ export function TabStrip() {
             </option>
           ))}
         </select>
-        <select aria-label="Group tabs by" value={grouping} onChange={(e) => tabGrouping.set(e.target.value as Grouping)}>
-          <option value="none">no groups</option>
-          <option value="tag">group by tag</option>
-          <option value="project">group by project</option>
-        </select>
+        <LensControls />
         <div className="tabs-foot">
           <div className="tabs-count">
             {error ? <span className="error">{error}</span> : loaded ? `${shown.length} of ${list.length} sessions` : 'loading sessions…'}

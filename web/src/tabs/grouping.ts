@@ -1,16 +1,16 @@
-import { createStore } from '../lib/store';
-import { type Tag, tagsOf, type useTags } from '../tags/tags-store';
+import { createSavedStore } from '../lib/saved-store';
+import { type Tag, type TagsSnapshot, tagsOf } from '../tags/tags-store';
 import type { SessionTab } from './sessions';
 
 // The tab strip grouped: by tag (a header per tag in its host's order, a tab under every tag it
 // carries, the untagged last) or by project (its directory), or not at all.
 
 export type Grouping = 'none' | 'tag' | 'project';
-export const tabGrouping = createStore<Grouping>('none');
+const GROUPINGS: readonly unknown[] = ['none', 'tag', 'project'] satisfies Grouping[];
+/** kept in this browser across reloads */
+export const tabGrouping = createSavedStore<Grouping>('tabGrouping', 'none', (saved) => (GROUPINGS.includes(saved) ? (saved as Grouping) : null));
 
 export type TabRow = { kind: 'header'; key: string; label: string; count: number; color?: string } | { kind: 'tab'; key: string; session: SessionTab };
-
-type TagsSnapshot = ReturnType<typeof useTags>;
 
 const tabRow = (group: string, session: SessionTab): TabRow => ({ kind: 'tab', key: `${group}/${session.id}`, session });
 

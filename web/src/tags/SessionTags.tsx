@@ -1,10 +1,8 @@
 import { useState } from 'react';
+import { nextColor } from './palette';
 import { createTag, tagSession, untagSession } from './tag-edits';
 import { type Tag, tagsOf, useTags } from './tags-store';
 import './tags.css';
-
-/** Colours a new tag starts with, in turn; the user may pick any. */
-const PALETTE = ['#2d62cf', '#23784a', '#c2410c', '#9333ea', '#b42318', '#0e7490', '#a16207'];
 
 /** The session's tags as chips, each removable, and adding one: a tag of its host, or a new one. */
 export function SessionTags({ sessionId, host }: { sessionId: string; host: string }) {
@@ -32,7 +30,7 @@ export function SessionTags({ sessionId, host }: { sessionId: string; host: stri
       {adding ? (
         <AddTag
           others={others}
-          color={PALETTE[(snapshot.hosts.get(host)?.tags.length ?? 0) % PALETTE.length]}
+          color={nextColor(snapshot.hosts.get(host)?.tags.length ?? 0)}
           onAdd={(pick) => run(pick.id ? tagSession(pick.id, sessionId) : newTag(host, pick.name, pick.color, sessionId), () => setAdding(false))}
           onCancel={() => setAdding(false)}
         />
