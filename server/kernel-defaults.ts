@@ -12,3 +12,6 @@ export interface HttpTimeouts {
 }
 
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+
+/** What Loom's copy of the transcripts may take on disk (compressed) unless --archive-cap says otherwise: about 25 GB of transcripts. */
+export const DEFAULT_ARCHIVE_CAP_BYTES = 4 * 1024 ** 3;

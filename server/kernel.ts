@@ -10,7 +10,7 @@ import { LocalSource } from '../spoke/source';
 import { ViewsStore } from '../spoke/views/views-store';
 import { httpHandler } from './http';
 import { hubFastPath } from './hub-fast-path';
-import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './kernel-defaults';
+import { DEFAULT_ARCHIVE_CAP_BYTES, DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './kernel-defaults';
 import { AccessPolicy, isLoopback } from './security/access';
 import { DEFAULT_LIMITS, type QueryLimits } from './security/limits';
 import { FailureThrottle, type ThrottleOptions } from './security/throttle';
@@ -48,6 +48,8 @@ export interface KernelOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** how many wrong tokens a peer may try; DEFAULT_THROTTLE unless given */
   throttle?: Partial<ThrottleOptions>;
+  /** Loom's copy of every transcript (`<state>/archive`): on unless false; capped at DEFAULT_ARCHIVE_CAP_BYTES unless given (null: no cap) */
+  archive?: false | { capBytes: number | null };
 }
 
 export interface Kernel {
@@ -81,6 +83,8 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     liveDir: join(options.stateDir, 'states'),
     clearsFile: join(options.stateDir, 'cleared-goals.jsonl'),
     searchFile: join(options.stateDir, 'search.db'),
+    archiveDir: options.archive === false ? undefined : join(options.stateDir, 'archive'),
+    archiveCapBytes: options.archive === false || options.archive === undefined ? DEFAULT_ARCHIVE_CAP_BYTES : options.archive.capBytes,
     awakeLimit: options.awakeLimit,
     now: options.now,
     log,

@@ -1,4 +1,6 @@
 import { hostname } from 'node:os';
+import { relative } from 'node:path';
+import { TranscriptArchive } from './archive/transcript-archive';
 import { GoalClears } from './goals/clears';
 import { withLive } from './goals/judge';
 import { withClock } from './goals/sign-of-life';
@@ -38,7 +40,7 @@ import { searchSessions } from './session-search';
 import { streamSession } from './session-stream';
 import { checkTimelineQuery, laneSessions, timelineLane } from './timeline';
 import { SessionCatalog } from './transcripts/catalog';
-import { loadAtoms, readTranscriptRange } from './transcripts/content';
+import { type CopyReader, loadAtoms, readTranscriptRange } from './transcripts/content';
 import type { TranscriptSession } from './transcripts/session';
 import { TranscriptTracker } from './transcripts/tracker';
 import type { LedgerRow } from './usage/ledger';
@@ -76,6 +78,10 @@ export interface LocalSourceOptions {
   onChange?: (keys: string[]) => void;
   /** where the search index lives (`<state>/search.db`); no search without it */
   searchFile?: string;
+  /** where Loom keeps its copy of every transcript (`<state>/archive`); a deleted transcript is lost without it */
+  archiveDir?: string;
+  /** bytes the copy may take on disk, oldest copies dropped first past it; null for no cap */
+  archiveCapBytes?: number | null;
 }
 
 export class LocalSource implements Source {
@@ -96,6 +102,7 @@ export class LocalSource implements Source {
   private clears: GoalClears | null = null;
   private readonly alarms: SilenceAlarms;
   private readonly searchIndex: SearchIndex | null;
+  private readonly archive: TranscriptArchive | null;
 
   constructor(readonly options: LocalSourceOptions) {
     this.now = options.now ?? Date.now;
@@ -104,13 +111,15 @@ export class LocalSource implements Source {
     this.host = { name: options.host ?? defaultHostName(), local: true };
     this.log = options.log ?? (() => {});
     this.catalog = new SessionCatalog(this.host.name, options.awakeLimit, (id) => this.live?.identityOf(id) ?? id);
+    this.archive = options.archiveDir ? openArchive(options.archiveDir, options.archiveCapBytes ?? null, this.log) : null;
     this.tracker = new TranscriptTracker(options.projectsRoot, this.catalog, {
+      archive: this.archive,
       cacheFile: options.cacheFile,
       changed: (keys) => this.changed(keys),
       read: (path) => this.searchIndex?.changed(path),
       log: this.log,
     });
-    this.searchIndex = options.searchFile ? openSearchIndex(options.searchFile, this.log) : null;
+    this.searchIndex = options.searchFile ? openSearchIndex(options.searchFile, this.log, this.copyOf) : null;
     this.live = options.liveDir
       ? new LiveStates(
           options.liveDir,
@@ -138,6 +147,7 @@ export class LocalSource implements Source {
     this.live?.stop();
     await this.tracker.stop();
     await this.searchIndex?.close();
+    await this.archive?.close();
   }
 
   kernel(): KernelInfo {
@@ -150,6 +160,7 @@ export class LocalSource implements Source {
       projectsRoot: this.options.projectsRoot,
       indexing: { ...this.tracker.progress },
       searchIndexing: this.searchIndex ? { ...this.searchIndex.progress } : null,
+      archive: this.archive?.status() ?? null,
       sessionCount,
     };
   }
@@ -386,6 +397,13 @@ export class LocalSource implements Source {
     return spans.sort((a, b) => a.t - b.t);
   }
 
+  /** Loom's copy of a transcript Claude Code deleted, by byte range; null when it has none. */
+  private readonly copyOf: CopyReader = (file) => {
+    const name = relative(this.options.projectsRoot, file);
+    const archive = this.archive;
+    return archive?.has(name) ? (offset, length) => archive.read(name, offset, length) : null;
+  };
+
   async search(request: SearchRequest): Promise<SearchResult> {
     if (!this.searchIndex) throw new UnavailableError('search is off on this kernel: it could not open its index (see its log)');
     return searchSessions(this.searchIndex, request, {
@@ -492,7 +510,7 @@ export class LocalSource implements Source {
 
   /** Loads atoms' content; names each tool result after the call it answers, and links a Task's to its subagent. */
   private async load(session: TranscriptSession, metas: AtomMeta[]): Promise<Atom[]> {
-    const atoms = await loadAtoms(metas);
+    const atoms = await loadAtoms(metas, this.copyOf);
     const names = session.toolNames();
     for (const atom of atoms) {
       for (const block of atom.content) {
@@ -622,11 +640,20 @@ function defaultHostName(): string {
   return hostname().split('.')[0] || 'localhost';
 }
 
-function openSearchIndex(file: string, log: (message: string) => void): SearchIndex | null {
+function openSearchIndex(file: string, log: (message: string) => void, copyOf: CopyReader): SearchIndex | null {
   try {
-    return new SearchIndex({ file, log, readRange: readTranscriptRange });
+    return new SearchIndex({ file, log, readRange: (path, offset, length) => readTranscriptRange(path, offset, length, copyOf) });
   } catch (err) {
     log(`search is off: its index ${file} could not be opened (${(err as Error).message}); remove the file and restart to build it again`);
+    return null;
+  }
+}
+
+function openArchive(dir: string, capBytes: number | null, log: (message: string) => void): TranscriptArchive | null {
+  try {
+    return TranscriptArchive.open({ dir, capBytes, log });
+  } catch (err) {
+    log(`the archive is off: ${dir} could not be opened (${(err as Error).message}); deleted transcripts will not be kept`);
     return null;
   }
 }

@@ -1,3 +1,4 @@
+import type { ArchiveStatus } from '../../spoke/model/archive';
 import type { IndexingProgress, KernelInfo } from '../../spoke/model/types';
 import { builder } from '../builder';
 import { hubRoute } from '../remote/hub-route';
@@ -16,6 +17,29 @@ const IndexingRef = builder.objectRef<IndexingProgress>('Indexing').implement({
   }),
 });
 
+const ArchiveDroppedRef = builder.objectRef<ArchiveStatus['dropped']>('ArchiveDropped').implement({
+  fields: (t) => ({
+    files: t.exposeInt('files'),
+    bytes: t.exposeFloat('bytes'),
+    archiveOnly: t.exposeInt('archiveOnly', { description: 'of those, copies of transcripts Claude Code had deleted: those sessions are gone' }),
+  }),
+});
+
+const ArchiveRef = builder.objectRef<ArchiveStatus>('Archive').implement({
+  description: "Loom's compressed copy of every transcript it has read (docs/architecture.md, The archive).",
+  fields: (t) => ({
+    files: t.exposeInt('files'),
+    rawBytes: t.exposeFloat('rawBytes', { description: 'transcript bytes held' }),
+    storedBytes: t.exposeFloat('storedBytes', { description: 'what they take on disk' }),
+    capBytes: t.exposeFloat('capBytes', {
+      nullable: true,
+      description: 'past this, the copies copied least recently are dropped, deleted transcripts included; null: no cap',
+    }),
+    archiveOnly: t.exposeInt('archiveOnly', { description: 'copies whose transcript Claude Code deleted: the archive is all that is left of them' }),
+    dropped: t.field({ type: ArchiveDroppedRef, description: 'what the cap has dropped since the archive began', resolve: (a) => a.dropped }),
+  }),
+});
+
 const KernelInfoRef = builder.objectRef<KernelInfo>('KernelInfo').implement({
   fields: (t) => ({
     version: t.exposeString('version'),
@@ -30,6 +54,7 @@ const KernelInfoRef = builder.objectRef<KernelInfo>('KernelInfo').implement({
       resolve: (k) => k.searchIndexing,
     }),
     sessionCount: t.exposeInt('sessionCount'),
+    archive: t.field({ type: ArchiveRef, nullable: true, description: 'null when the archive is off (--no-archive)', resolve: (k) => k.archive }),
   }),
 });
 

@@ -20,6 +20,7 @@ const TranscriptFileRef = builder.objectRef<TranscriptFile>('TranscriptFile').im
     bytes: t.exposeInt('bytes', { description: 'bytes read so far (complete lines)' }),
     lines: t.exposeInt('lines'),
     rereads: t.exposeInt('rereads', { description: 'times the file was read again from the start after it shrank or was replaced' }),
+    archived: t.exposeBoolean('archived', { description: "Claude Code deleted the file; it is read from Loom's copy" }),
   }),
 });
 
@@ -62,6 +63,9 @@ SessionRef.implement({
     startedAt: t.field({ type: 'DateTime', resolve: (s) => s.startedAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (s) => s.updatedAt }),
     files: t.field({ type: [TranscriptFileRef], resolve: (s) => s.files }),
+    archived: t.exposeBoolean('archived', {
+      description: "every file of the session was deleted by Claude Code (cleanupPeriodDays): it is served from Loom's copy, and can no longer be resumed",
+    }),
     turnCount: t.exposeInt('turnCount'),
     atomCount: t.exposeInt('atomCount'),
     generation: t.exposeInt('generation', { description: 'increases when the active path is rewritten' }),

@@ -31,6 +31,8 @@ export async function up(argv: string[]): Promise<void> {
       limit: { type: 'string', multiple: true, default: [] },
       'answer-wait': { type: 'string' },
       claude: { type: 'string' },
+      'no-archive': { type: 'boolean' },
+      'archive-cap': { type: 'string' },
     },
   });
   let limits: QueryLimits;
@@ -44,6 +46,8 @@ export async function up(argv: string[]): Promise<void> {
   if (answerWait !== undefined && !(Number.isInteger(answerWait) && answerWait >= 0 && answerWait <= 590)) {
     fail(`--answer-wait is the seconds a permission prompt waits for the dashboard (0 to 590), got "${values['answer-wait']}"`);
   }
+  const archiveCap = values['archive-cap'] === undefined ? undefined : parseSize(values['archive-cap']);
+  if (archiveCap === null) fail(`--archive-cap is a size such as 4G, 500M or none, got "${values['archive-cap']}"`);
   const claude = values.claude ?? process.env.LOOM_CLAUDE;
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got "${values.port}"`);
@@ -70,6 +74,7 @@ export async function up(argv: string[]): Promise<void> {
     // the sessions Loom drives run the user's own claude: this one, or the first on PATH
     claudePath: claude && resolve(claude),
     hostName: values.name,
+    archive: values['no-archive'] ? false : archiveCap === undefined ? undefined : { capBytes: archiveCap === 'none' ? null : archiveCap },
     log,
     onProgress: (p) => bar.update(p),
   }).catch((err: NodeJS.ErrnoException) => {
@@ -133,4 +138,13 @@ function hasTranscripts(root: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `4G`, `500M`, `2048K`, a number of bytes, or `none`; null for anything else. */
+function parseSize(text: string): number | 'none' | null {
+  if (text === 'none') return 'none';
+  const m = /^(\d+(?:\.\d+)?)([KMGT]?)B?$/i.exec(text);
+  if (!m) return null;
+  const bytes = Number(m[1]) * 1024 ** ' KMGT'.indexOf(m[2].toUpperCase() || ' ');
+  return Number.isFinite(bytes) && bytes > 0 ? Math.round(bytes) : null;
 }

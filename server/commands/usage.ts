@@ -8,13 +8,15 @@ export const USAGE = `loom ${VERSION}: every agent session on every machine, liv
 usage:
   loom up [--projects DIR] [--port N] [--state DIR] [--name HOST] [--demo | --no-demo]
           [--host ADDR] [--allow-host NAME]… [--limit depth|aliases|tokens|directives|cost=N]…
-          [--answer-wait SECONDS] [--claude PATH]
+          [--answer-wait SECONDS] [--claude PATH] [--no-archive | --archive-cap SIZE]
       start the kernel on 127.0.0.1 (default port ${DEFAULT_PORT}) over Claude Code's transcripts
       (default ~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects). With no transcripts there,
       or with --demo, it serves generated demo sessions that keep growing. --answer-wait: how long
       a permission prompt waits for an answer from the dashboard (default 570, at most 590).
       --claude: the Claude Code the sessions Loom starts run (default $LOOM_CLAUDE, else claude
-      on PATH); they use its own login.
+      on PATH); they use its own login. Loom keeps a compressed copy of every transcript it reads
+      (<state>/archive), so a session whose file Claude Code deletes stays; --archive-cap 4G (the
+      default; none for no cap) drops the oldest copies past it, --no-archive keeps none.
   loom status [--state DIR] [--json]
       ask the running kernel for its state
   loom url [--state DIR]

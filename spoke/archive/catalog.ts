@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { DroppedCounts } from '../model/archive';
 import { jsonOrNull } from '../model/json';
 import { moveAside, readFileIfPresent, writeFileAtomic } from '../store/atomic-file';
 
@@ -23,17 +24,16 @@ const CatalogEntry = z.object({
 });
 export type CatalogEntry = z.infer<typeof CatalogEntry>;
 
-const DroppedCounts = z.object({
+const Dropped = z.object({
   files: z.number().int().nonnegative(),
   bytes: z.number().nonnegative(),
   archiveOnly: z.number().int().nonnegative(),
-});
-export type DroppedCounts = z.infer<typeof DroppedCounts>;
+}) satisfies z.ZodType<DroppedCounts>;
 
 const CatalogFile = z.object({
   format: z.literal(CATALOG_FORMAT),
   transcripts: z.array(CatalogEntry),
-  dropped: DroppedCounts,
+  dropped: Dropped,
 });
 export type CatalogFile = z.infer<typeof CatalogFile>;
 

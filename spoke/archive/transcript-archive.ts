@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CATALOG_FORMAT, type CatalogEntry, type DroppedCounts, fileIdFor, type Head, noneDropped, readCatalog, writeCatalog } from './catalog';
+import type { ArchiveStatus, DroppedCounts } from '../model/archive';
+import { CATALOG_FORMAT, type CatalogEntry, fileIdFor, type Head, noneDropped, readCatalog, writeCatalog } from './catalog';
 import { RecentChunks } from './chunk-cache';
 import { type CopyFiles, TranscriptCopy } from './chunk-file';
 import { KeyedQueue } from './keyed-queue';
@@ -38,17 +39,6 @@ export interface ArchivedFile {
   storedBytes: number;
   /** ms since the epoch */
   copiedAt: number;
-}
-
-export interface ArchiveStatus {
-  files: number;
-  rawBytes: number;
-  storedBytes: number;
-  capBytes: number | null;
-  /** copies held whose transcript Claude Code has deleted: the archive is all that is left of them */
-  archiveOnly: number;
-  /** what the cap has dropped since the archive began (`archiveOnly`: of those, copies whose transcript was already deleted) */
-  dropped: DroppedCounts;
 }
 
 interface Held {

@@ -1,3 +1,4 @@
+import type { ArchiveStatus } from './archive';
 import type { LiveState } from './live';
 import type { SearchProgress } from './search';
 import type { MessageUsage, UsageTotals } from './usage';
@@ -226,5 +227,7 @@ export interface KernelInfo {
   indexing: IndexingProgress;
   /** the search index's background pass; null when search is off */
   searchIndexing: SearchProgress | null;
+  /** Loom's copy of the transcripts; null when it is off */
+  archive: ArchiveStatus | null;
   sessionCount: number;
 }

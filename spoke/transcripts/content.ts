@@ -90,20 +90,40 @@ function withLineFacts(blocks: ContentBlock[], line: z.infer<typeof Line>): Cont
   return blocks;
 }
 
-/** The bytes of one range of a transcript. */
-export async function readTranscriptRange(path: string, offset: number, length: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
+/** Bytes of one range of a transcript that is no longer on disk (Loom's copy of it); null when there is none. */
+export type CopyReader = (file: string) => ((offset: number, length: number) => Promise<Buffer>) | null;
+
+/** The bytes of one range of a transcript: from the file, or from its copy once the file is gone. */
+export async function readTranscriptRange(path: string, offset: number, length: number, copyOf: CopyReader = () => null): Promise<Buffer> {
+  const handle = await openOrCopy(path, copyOf);
   try {
-    const buffer = Buffer.allocUnsafe(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, offset);
-    return buffer.subarray(0, bytesRead);
+    return await handle.read(offset, length);
   } finally {
     await handle.close();
   }
 }
 
+/** A transcript to read ranges of: the file, or its copy when the file is gone. */
+async function openOrCopy(path: string, copyOf: CopyReader): Promise<{ read(offset: number, length: number): Promise<Buffer>; close(): Promise<void> }> {
+  try {
+    const handle = await open(path, 'r');
+    return {
+      async read(offset, length) {
+        const buffer = Buffer.allocUnsafe(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, offset);
+        return buffer.subarray(0, bytesRead);
+      },
+      close: () => handle.close(),
+    };
+  } catch (err) {
+    const copy = (err as NodeJS.ErrnoException).code === 'ENOENT' ? copyOf(path) : null;
+    if (!copy) throw err;
+    return { read: copy, close: async () => {} };
+  }
+}
+
 /** Loads the content of atoms, reading each file once per call. Order is kept. */
-export async function loadAtoms(metas: AtomMeta[]): Promise<Atom[]> {
+export async function loadAtoms(metas: AtomMeta[], copyOf: CopyReader = () => null): Promise<Atom[]> {
   const out: Atom[] = new Array(metas.length);
   const byFile = new Map<string, number[]>();
   metas.forEach((m, i) => {
@@ -117,13 +137,12 @@ export async function loadAtoms(metas: AtomMeta[]): Promise<Atom[]> {
     else byFile.set(m.file, [i]);
   });
   for (const [file, indexes] of byFile) {
-    const handle = await open(file, 'r');
+    const handle = await openOrCopy(file, copyOf);
     try {
       for (const i of indexes) {
         const meta = metas[i];
-        const buffer = Buffer.allocUnsafe(meta.length);
-        const { bytesRead } = await handle.read(buffer, 0, meta.length, meta.offset);
-        const line = Line.safeParse(jsonOrNull(buffer.toString('utf8', 0, bytesRead)));
+        const bytes = await handle.read(meta.offset, meta.length);
+        const line = Line.safeParse(jsonOrNull(bytes.toString('utf8')));
         if (!line.success || line.data.uuid !== meta.uuid) {
           // No path in the message: errors reach API callers; the path is in the session's files.
           throw new UnavailableError(`the transcript (${meta.fsid}) changed under the index; it is being read again, ask again shortly`);

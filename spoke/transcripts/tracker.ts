@@ -1,6 +1,5 @@
-import { type Dirent, type FSWatcher as FileWatcher, watch as watchFile } from 'node:fs';
+import { type Dirent, existsSync, type FSWatcher as FileWatcher, watch as watchFile } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import type { TranscriptArchive } from '../archive/transcript-archive';
@@ -167,7 +166,9 @@ export class TranscriptTracker {
     if (!archive || file.archived || !this.progress.done) return;
     const name = this.nameOf(file.path);
     if (archive.archivedTo(name) >= file.tail.offset) return;
-    await archive.copy(name, file.path, file.tail.offset).catch((err) => this.options.log(`could not copy ${file.path} to the archive: ${(err as Error).message}`));
+    await archive
+      .copy(name, file.path, file.tail.offset)
+      .catch((err) => this.options.log(`could not copy ${file.path} to the archive: ${(err as Error).message}`));
   }
 
   /** A file Claude Code deleted: followed on in its copy, its sessions marked archived. */
@@ -246,8 +247,7 @@ export class TranscriptTracker {
     const tail = archived ? new ArchivedTail(path, this.nameOf(path), this.options.archive!) : new FileTail(path);
     file = { path, place, tail, archived, watcher: null, ingest: null, reading: null, again: false, timer: null };
     this.files.set(path, file);
-    if (archived) this.catalog.markArchived(path);
-    else if (!this.stopped) this.watchAppends(file);
+    if (!archived && !this.stopped) this.watchAppends(file);
     return file;
   }
 
@@ -314,6 +314,7 @@ export class TranscriptTracker {
     try {
       woken = await this.wakeGroup(file.path);
       file.ingest ??= this.catalog.openFile(file.path, file.place, false);
+      if (file.archived) this.catalog.markArchived(file.path);
       await file.tail.read({
         restart: (outcome) => {
           this.options.log(`${file.path} was ${outcome}; reading it again from the start`);
@@ -384,6 +385,7 @@ export class TranscriptTracker {
         const file = this.track(state.path, true);
         file?.tail.resume(state);
         if (file) file.ingest = this.catalog.openFile(state.path, file.place, false);
+        this.catalog.markArchived(state.path);
         if (file && this.options.archive!.archivedTo(this.nameOf(state.path)) === state.offset) unchanged.add(state.path);
         continue;
       }

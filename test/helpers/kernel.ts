@@ -72,6 +72,7 @@ export interface TestKernelOptions {
   throttle?: KernelOptions['throttle'];
   /** the `claude` driven sessions run (a stand-in) */
   claudePath?: string;
+  archive?: KernelOptions['archive'];
 }
 
 /** `node` and the CLI as absolute paths: a command a hub may run on a linked host (hosts.json) */
@@ -101,6 +102,7 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
     httpTimeouts: options.httpTimeouts,
     throttle: options.throttle,
     claudePath: options.claudePath,
+    archive: options.archive,
     log: (m) => logs.push(m),
   });
   await kernel.indexed;
