@@ -171,6 +171,11 @@ export class TranscriptTracker {
       .catch((err) => this.options.log(`could not copy ${file.path} to the archive: ${(err as Error).message}`));
   }
 
+  /** A read may come before the deletion's own signal: a file gone from disk is read from its copy at once. */
+  private followCopyIfGone(file: TrackedFile): void {
+    if (!file.archived && this.options.archive?.has(this.nameOf(file.path)) && !existsSync(file.path)) this.followCopy(file);
+  }
+
   /** A file Claude Code deleted: followed on in its copy, its sessions marked archived. */
   private followCopy(file: TrackedFile): void {
     const name = this.nameOf(file.path);
@@ -281,6 +286,7 @@ export class TranscriptTracker {
     const file = this.files.get(path);
     if (!file) return;
     if (file.timer) clearTimeout(file.timer);
+    if (file.archived) return;
     if (this.options.archive?.has(this.nameOf(path))) return this.followCopy(file);
     file.watcher?.close();
     this.files.delete(path);
@@ -312,6 +318,7 @@ export class TranscriptTracker {
     const before = file.tail.offset;
     let woken: TranscriptSession[] = [];
     try {
+      this.followCopyIfGone(file);
       woken = await this.wakeGroup(file.path);
       file.ingest ??= this.catalog.openFile(file.path, file.place, false);
       if (file.archived) this.catalog.markArchived(file.path);
@@ -359,6 +366,7 @@ export class TranscriptTracker {
       for (const f of files) {
         const tracked = this.files.get(f);
         if (!tracked) continue;
+        this.followCopyIfGone(tracked);
         const ingest = this.catalog.openFile(f, tracked.place, false);
         const tail = tracked.archived ? new ArchivedTail(f, this.nameOf(f), this.options.archive!) : new FileTail(f);
         await tail.read({ restart: () => {}, line: (line) => ingest.line(line) }, tracked.tail.offset);
