@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { plainTitle } from '../lib/plain-title';
-import { LiveChip } from '../tabs/live-chip';
+import { ArchivedChip, LiveChip } from '../tabs/live-chip';
 import type { LiveKind } from '../tabs/sessions';
 import { SessionTags } from '../tags/SessionTags';
 import { SessionName } from './SessionName';
@@ -14,6 +14,7 @@ export function ChatHeader({ head, live }: { head: SessionHead; live: LiveKind }
       <div className="chat-title">
         <SessionName head={head} />
         <LiveChip state={live} />
+        <ArchivedChip archived={head.archived} />
       </div>
       <SessionTags sessionId={head.id} host={head.host.name} />
       <div className="chat-meta">

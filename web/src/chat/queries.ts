@@ -47,7 +47,7 @@ export const SESSION_HEAD = graphql(
   `
   query ChatHead($id: ID!) {
     session(id: $id) {
-      id name loomName dir
+      id name loomName dir archived
       host { name }
       live { state }
       holder driving

@@ -14,7 +14,7 @@ import { directories, filterSessions } from './filter';
 import { tabFilter } from './filter-store';
 import { groupRows, tabGrouping } from './grouping';
 import { HostName } from './host-name';
-import { LiveChip } from './live-chip';
+import { ArchivedChip, LiveChip } from './live-chip';
 import { useSessions } from './sessions';
 import { shownName } from './shown-name';
 import { staleSince } from './stale';
@@ -128,6 +128,7 @@ export function TabStrip() {
                     <TagDots tags={tagsOf(tags, s.id)} />
                     {stale && <StaleBadge host={s.host.name} since={stale} />}
                     <LiveChip state={s.live.state} />
+                    <ArchivedChip archived={s.archived} />
                   </span>
                   <span className="tab-sub">
                     <span className="dir">

@@ -20,3 +20,13 @@ export function LiveChip({ state }: { state: LiveKind }) {
     </span>
   );
 }
+
+/** The transcript is gone from disk (Claude Code's cleanup); Loom shows its own copy. */
+export function ArchivedChip({ archived }: { archived: boolean }) {
+  if (!archived) return null;
+  return (
+    <span className="chip chip-archived" title="Claude Code deleted this transcript; Loom shows its own copy of it" data-archived="">
+      archived
+    </span>
+  );
+}

@@ -11,7 +11,7 @@ import { graphql } from '../lib/graphql';
  */
 export const SESSION_TAB = graphql(`
   fragment SessionTab on Session {
-    id name loomName dir updatedAt startedAt turnCount
+    id name loomName dir updatedAt startedAt turnCount archived
     host { name local status { state since } }
     live { state since detail }
     holder driving
