@@ -39,7 +39,7 @@ export class IndexWriter {
     this.saveFile = db.prepare('UPDATE files SET indexed_to = ?, lines = ?, ino = ?, dir = ? WHERE id = ?');
     this.addLine = db.prepare('INSERT INTO lines(file_id, offset, length, t, uuid) VALUES(?, ?, ?, ?, ?)');
     this.addText = db.prepare('INSERT INTO fts(rowid, text, thinking, tools, input, output) VALUES(?, ?, ?, ?, ?, ?)');
-    this.addCall = db.prepare('INSERT OR REPLACE INTO calls(id, name) VALUES(?, ?)');
+    this.addCall = db.prepare('INSERT OR IGNORE INTO calls(id, name) VALUES(?, ?)');
     this.callName = db.prepare('SELECT name FROM calls WHERE id = ?');
     this.dropText = db.prepare('DELETE FROM fts WHERE rowid IN (SELECT id FROM lines WHERE file_id = ?)');
     this.dropLines = db.prepare('DELETE FROM lines WHERE file_id = ?');
@@ -57,7 +57,7 @@ export class IndexWriter {
     const tail = new FileTail(path);
     if (row.ino !== 0) tail.resume({ offset: row.indexed_to, lines: row.lines, ino: row.ino });
     const before = tail.offset;
-    // calls made in lines not committed yet: a result a few lines on must still name its tool
+    // calls made earlier in this read: a result's tool is named without asking the database
     const recentCalls = new Map<string, string>();
     const toolOf = (id: string) => recentCalls.get(id) ?? this.toolName(id);
     let pending: Pending[] = [];
@@ -77,7 +77,6 @@ export class IndexWriter {
         }
         this.saveFile.run(offset, lines, ino, dir, row.id);
       })();
-      recentCalls.clear();
     };
     const outcome = await tail.read({
       restart: () => {

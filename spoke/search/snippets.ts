@@ -27,9 +27,9 @@ export interface Snippet {
 
 export class SnippetMaker {
   private readonly db = new Database(':memory:');
-  private readonly insert: Database.Statement<[number, string, string, string, string, string]>;
+  private readonly insert: Database.Statement<[bigint, string, string, string, string, string]>;
   private readonly clear: Database.Statement<[]>;
-  private readonly cut: Database.Statement<[string, number], Record<string, string | null>>;
+  private readonly cut: Database.Statement<[string, bigint], Record<string, string | null>>;
 
   constructor() {
     this.db.exec("CREATE VIRTUAL TABLE s USING fts5(text, thinking, tools, input, output, tokenize = 'porter unicode61 remove_diacritics 2')");
@@ -46,10 +46,11 @@ export class SnippetMaker {
   make(lines: (SearchableText | null)[], match: string | null, words: string[]): Snippet[] {
     this.clear.run();
     lines.forEach((s, i) => {
-      if (s) this.insert.run(i + 1, windowed(s.text, words), windowed(s.thinking, words), s.tools, windowed(s.input, words), windowed(s.output, words));
+      if (s) this.insert.run(BigInt(i + 1), windowed(s.text, words), windowed(s.thinking, words), s.tools, windowed(s.input, words), windowed(s.output, words));
     });
     return lines.map((s, i) => {
-      const cuts = match && s ? this.cut.get(match, i + 1) : undefined;
+      // a rowid bound as a JS number is a REAL, which FTS5 ignores: every line would get the first's snippet
+      const cuts = match && s ? this.cut.get(match, BigInt(i + 1)) : undefined;
       let best: Snippet | null = null;
       let bestHits = 0;
       for (let c = 0; c < FIELDS.length; c++) {

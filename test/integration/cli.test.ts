@@ -62,6 +62,24 @@ describe('loom up and loom status', () => {
     expect((await res.json()).data.kernel.sessionCount).toBe(23);
     const status = JSON.parse((await run(process.execPath, [LOOM, 'status', '--json', '--state', state])).stdout);
     expect(status).toMatchObject({ running: true, url, sessionCount: 23, indexing: { done: true } });
+    // what the archive holds, and that its cap may drop the copies of deleted transcripts, in words
+    await until(
+      async () => JSON.parse((await run(process.execPath, [LOOM, 'status', '--json', '--state', state])).stdout).archive.files === 35,
+      'the archive pass',
+    );
+    const text = (await run(process.execPath, [LOOM, 'status', '--state', state])).stdout;
+    expect(text).toMatch(
+      /archive: {3}35 transcripts, 17\.2 MB kept in [\d.]+ [KM]B \(cap 4\.0 GB, oldest dropped first, even when its transcript is deleted\); 0 deleted by Claude Code and kept only here; nothing dropped/,
+    );
+    expect(text).toMatch(/search: {4}(done|\d+\/36 files)/);
+  }, 60_000);
+
+  it('keeps no copy with --no-archive, and says so in loom status', async () => {
+    const state = tempDir();
+    await up(['--projects', FIXTURES, '--state', state, '--no-archive']);
+    expect((await run(process.execPath, [LOOM, 'status', '--state', state])).stdout).toContain('archive:   off (deleted transcripts are not kept)');
+    const bad = await run(process.execPath, [LOOM, 'up', '--port', '0', '--projects', FIXTURES, '--state', tempDir(), '--archive-cap', 'lots']).catch((e) => e);
+    expect(bad.stderr).toContain('--archive-cap is a size such as 4G, 500M or none, got "lots"');
   });
 
   it('refuses a second kernel on the same state dir and names the one holding it', async () => {

@@ -69,6 +69,26 @@ describe('search over the fixtures', () => {
     expect(holding?.id).toBe(hit.turn?.id);
   });
 
+  it("cuts each hit's snippet from its own line", async () => {
+    const ATOM = graphql(
+      `query ($id: ID!) { atom(id: $id) { content { __typename ... on TextBlock { text } ... on ToolUseBlock { input } ... on ToolResultBlock { content } ... on ThinkingBlock { thinking } } } }`,
+    );
+    const { hits } = await search('traceback', { first: 20 });
+    expect(hits.length).toBeGreaterThan(3);
+    expect(new Set(hits.map((h) => marked(h.snippet))).size).toBeGreaterThan(1);
+    for (const hit of hits) {
+      const line = JSON.stringify((await kernel.gql(ATOM, { id: hit.id })).data.atom?.content).toLowerCase();
+      // the words around the hit, up to the first character JSON would escape
+      const around = hit.snippet
+        .map((p) => p.text)
+        .join('')
+        .replace(/^…/, '')
+        .split(/["\\\n\t]/)[0]
+        .toLowerCase();
+      if (around.length >= 8) expect(line).toContain(around);
+    }
+  });
+
   it('matches a phrase only where its words stand in that order', async () => {
     const words = await search('npm test', { first: 100 });
     const phrase = await search('"npm test"', { first: 100 });
