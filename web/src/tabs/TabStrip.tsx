@@ -20,7 +20,7 @@ const ROW = 46;
 const HEADER = 28;
 
 // Every session as a tab, most recently active first, or grouped (grouping.ts). Virtualized: only the rows in view are
-// in the DOM, so two thousand sessions cost what twenty do. `/` filters, `j`/`k` step.
+// in the DOM, so two thousand sessions cost what twenty do. `f` filters, `j`/`k` step.
 export function TabStrip() {
   const { list, loaded, error } = useSessions();
   const { hosts } = useHosts();
@@ -46,7 +46,7 @@ export function TabStrip() {
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLElement && e.target.closest('input, textarea, select, [contenteditable]')) return;
       if (e.metaKey || e.ctrlKey || e.altKey) return;
-      if (e.key === '/') {
+      if (e.key === 'f') {
         e.preventDefault();
         input.current?.focus();
       } else if ((e.key === 'j' || e.key === 'k') && shown.length > 0) {
@@ -70,7 +70,7 @@ export function TabStrip() {
         <input
           ref={input}
           type="search"
-          placeholder="Filter sessions  /"
+          placeholder="Filter sessions  f"
           aria-label="Filter sessions"
           value={filter.text}
           onChange={(e) => tabFilter.set({ ...filter, text: e.target.value })}
