@@ -37,7 +37,17 @@ export async function searchSessions(index: SearchIndex, request: SearchRequest,
   for (const [i, hit] of found.hits.entries()) {
     const snippet = snippets[i];
     const key = snippet && (await sessionOf(hit, sessions));
-    if (key) hits.push({ host: sessions.host, key, uuid: hit.uuid, t: hit.t, field: snippet.field, snippet: snippet.parts, rank: request.offset + i + 1 });
+    if (key)
+      hits.push({
+        host: sessions.host,
+        key,
+        uuid: hit.uuid,
+        type: snippet.type,
+        t: hit.t,
+        field: snippet.field,
+        snippet: snippet.parts,
+        rank: request.offset + i + 1,
+      });
   }
   return { hits, hasNextPage: found.more, nextOffset: request.offset + found.hits.length, complete, unreachableHosts: [] };
 }

@@ -6,7 +6,7 @@ import { childId } from '../ids';
 import { hubRoute } from '../remote/hub-route';
 import { searchCursor, searchOffset } from '../search-cursor';
 import { parseTime } from '../time';
-import { AtomRef } from './atom';
+import { AtomRef, AtomTypeEnum } from './atom';
 import { SessionRef } from './session';
 import { TurnRef } from './turn';
 
@@ -46,6 +46,7 @@ const SearchHitRef = builder.objectRef<SearchHit>('SearchHit').implement({
       resolve: (h, _, { source }) => source.session(h.host, h.key),
     }),
     at: t.field({ type: 'DateTime', resolve: (h) => h.t }),
+    type: t.field({ type: AtomTypeEnum, description: 'USER (a prompt, a tool result) or ASSISTANT (a reply, thinking, a call)', resolve: (h) => h.type }),
     field: t.field({ type: SearchFieldEnum, resolve: (h) => h.field }),
     snippet: t.field({ type: [SnippetPartRef], description: 'a few words around the best match, from the transcript as it is now', resolve: (h) => h.snippet }),
     atom: t.field({

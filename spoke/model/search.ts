@@ -41,6 +41,8 @@ export interface SearchHit {
   /** the session the line belongs to */
   key: string;
   uuid: string;
+  /** a prompt or tool result (user), or the model's reply, thinking or call (assistant) */
+  type: 'user' | 'assistant';
   /** epoch ms; 0 when the line has no time */
   t: number;
   field: SearchField;

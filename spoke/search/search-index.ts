@@ -124,18 +124,25 @@ export class SearchIndex {
   }
 
   /** A snippet for each hit, cut from its line as the transcript holds it now. */
-  async snippets(hits: IndexHit[], q: ParsedQuery): Promise<(Snippet | null)[]> {
+  async snippets(hits: IndexHit[], q: ParsedQuery): Promise<((Snippet & { type: 'user' | 'assistant' }) | null)[]> {
     const lines = await Promise.all(
       hits.map(async (h) => {
         const bytes = await this.options.readRange(h.path, h.offset, h.length).catch(() => null);
         const facts = bytes && lineFacts(jsonOrNull(bytes.toString('utf8')), (id) => this.writer.toolName(id));
         // a line that is not what the index says (the file was rewritten) has no snippet
-        return facts && facts.uuid === h.uuid ? facts.searchable : null;
+        return facts && facts.uuid === h.uuid ? facts : null;
       }),
     );
     const words = q.phrases.flatMap((p) => p.tokens);
-    const made = this.snippetMaker.make(lines, wordsMatch(q), words);
-    return made.map((s, i) => (lines[i] ? s : null));
+    const made = this.snippetMaker.make(
+      lines.map((l) => l?.searchable ?? null),
+      wordsMatch(q),
+      words,
+    );
+    return made.map((s, i) => {
+      const line = lines[i];
+      return line ? { ...s, type: line.type } : null;
+    });
   }
 
   private kick(): void {

@@ -14,6 +14,7 @@ export interface SearchableText {
 
 export interface LineFacts {
   uuid: string;
+  type: 'user' | 'assistant';
   /** epoch ms; 0 when the line has no time */
   t: number;
   /** the working directory the line names, if any */
@@ -67,7 +68,7 @@ export function lineFacts(raw: unknown, toolOf: (id: string) => string | null): 
   };
   const empty = !searchable.text && !searchable.thinking && !searchable.tools && !searchable.input && !searchable.output;
   const t = time ? Date.parse(time) : Number.NaN;
-  return { uuid, t: Number.isNaN(t) ? 0 : t, cwd: type === 'user' ? str(line.cwd) : null, calls, searchable: empty ? null : searchable };
+  return { uuid, type, t: Number.isNaN(t) ? 0 : t, cwd: type === 'user' ? str(line.cwd) : null, calls, searchable: empty ? null : searchable };
 }
 
 function pushString(into: string[], value: unknown): void {

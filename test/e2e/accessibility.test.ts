@@ -72,6 +72,16 @@ const ROUTES: { name: string; path: () => string; ready: string; open?: (page: P
       await page.waitForSelector('.net-panel');
     },
   },
+  {
+    name: 'the feed with search results open',
+    path: () => '/',
+    ready: '.goal-card',
+    open: async (page) => {
+      await page.keyboard.press('/');
+      await page.keyboard.type('tests');
+      await page.waitForSelector('[role="option"] mark');
+    },
+  },
   { name: 'the timeline', path: () => '/timeline', ready: '.tl-lane' },
   { name: 'the usage view', path: () => '/usage?range=all', ready: '.usage-chart svg' },
   { name: 'the settings', path: () => '/settings', ready: 'main h1, main h2' },

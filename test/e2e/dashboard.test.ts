@@ -35,10 +35,10 @@ describe('the dashboard over the fixtures', () => {
     expect(errors).toEqual([]);
   });
 
-  it('filters the tabs by text after `/`, and steps through them with j and k', async () => {
+  it('filters the tabs by text after `f`, and steps through them with j and k', async () => {
     const { page, errors } = await browser.open(kernel, '/');
     await page.waitForSelector('.tab');
-    await page.keyboard.press('/');
+    await page.keyboard.press('f');
     await page.keyboard.type('spotter');
     await page.waitForSelector('.tabs-count >> text=/^\\d+ of/');
     const shown = await page.$$eval('.tab', (tabs) => tabs.map((t) => t.textContent ?? ''));

@@ -124,6 +124,8 @@ describe('the session drawer', () => {
     expect(await page.locator('.drawer-pages a').allTextContents()).toEqual(['Feed', 'Timeline', 'Usage', 'Settings', 'GraphiQL']);
     // focus went into the drawer, and the drawer fits the screen
     expect(await page.evaluate(() => document.activeElement?.closest('dialog.drawer') !== null)).toBe(true);
+    // it slides in: measured where it comes to rest
+    await page.waitForFunction(() => document.querySelector('dialog.drawer')?.getAnimations().length === 0);
     const drawer = (await page.locator('dialog.drawer').boundingBox())!;
     expect(drawer.x).toBe(0);
     expect(drawer.width).toBeLessThan(WIDTH);

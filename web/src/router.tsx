@@ -14,4 +14,8 @@ declare module '@tanstack/react-router' {
   interface Register {
     router: typeof router;
   }
+  interface HistoryState {
+    /** when a search hit was opened: the same link opened again is a new visit (routes/session.tsx) */
+    searchHit?: number;
+  }
 }

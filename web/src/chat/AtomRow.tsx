@@ -11,8 +11,14 @@ import { Thinking } from './Thinking';
 import { ToolCall } from './ToolCall';
 import type { ChatAtom } from './types';
 
+interface Props {
+  row: Row;
+  /** the id of a search hit's atom this row shows: the fold that holds it (a tool call, thinking) opens */
+  hit?: string;
+}
+
 /** One row of the chat: a divider, or a message with a widget per content block. */
-export const AtomRow = memo(function AtomRow({ row }: { row: Row }) {
+export const AtomRow = memo(function AtomRow({ row, hit }: Props) {
   if (row.kind === 'compaction') return <CompactionDivider atom={row.atom} />;
   if (row.kind === 'idle') return <IdleDivider atom={row.atom} />;
   if (row.kind === 'new-chain') return <NewChainDivider atom={row.atom} />;
@@ -22,7 +28,7 @@ export const AtomRow = memo(function AtomRow({ row }: { row: Row }) {
     <code className="slash-command">{row.atom.promptLine}</code>
   ) : (
     // keyed by the block's place in its atom: a row's blocks change when an older page brings a result's call
-    row.blocks.map((b) => <BlockView key={b.at.index} item={b} viaLoom={viaLoom} />)
+    row.blocks.map((b) => <BlockView key={b.at.index} item={b} viaLoom={viaLoom} hit={hit} />)
   );
   return (
     <div className={`msg msg-${speaker}`}>
@@ -37,8 +43,9 @@ export const AtomRow = memo(function AtomRow({ row }: { row: Row }) {
   );
 }, sameRow);
 
-function BlockView({ item, viaLoom }: { item: RowBlock; viaLoom: boolean }) {
+function BlockView({ item, viaLoom, hit }: { item: RowBlock; viaLoom: boolean; hit: string | undefined }) {
   const { block, at } = item;
+  const holdsHit = hit !== undefined && (at.atomId === hit || item.result?.at.atomId === hit);
   switch (block.__typename) {
     case 'TextBlock': {
       const held = heldText(block.text, block.length, at, 'TextBlock');
@@ -46,11 +53,11 @@ function BlockView({ item, viaLoom }: { item: RowBlock; viaLoom: boolean }) {
       return <Prose held={viaLoom ? mapHeld(held, unwrapLoomPrompt) : held} />;
     }
     case 'ThinkingBlock':
-      return <Thinking held={heldText(block.thinking, block.length, at, 'ThinkingBlock')} />;
+      return <Thinking held={heldText(block.thinking, block.length, at, 'ThinkingBlock')} opened={holdsHit} />;
     case 'ToolUseBlock':
-      return <ToolCall call={{ block, at }} result={item.result} />;
+      return <ToolCall call={{ block, at }} result={item.result} opened={holdsHit} />;
     case 'ToolResultBlock':
-      return <ToolCall call={null} result={{ block, at }} />;
+      return <ToolCall call={null} result={{ block, at }} opened={holdsHit} />;
     case 'ImageBlock':
       return <Picture mediaType={block.mediaType} bytes={block.bytes} at={at} />;
     case 'OpaqueBlock':
@@ -96,10 +103,11 @@ function Injected({ atom, children }: { atom: ChatAtom; children: ReactNode }) {
 }
 
 /** Rows are rebuilt on every change; a row redraws only when what it shows changed. */
-function sameRow(a: { row: Row }, b: { row: Row }): boolean {
+function sameRow(a: Props, b: Props): boolean {
   const x = a.row;
   const y = b.row;
   return (
+    a.hit === b.hit &&
     x.atom === y.atom &&
     x.kind === y.kind &&
     x.showsSpeaker === y.showsSpeaker &&

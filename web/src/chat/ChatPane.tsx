@@ -7,15 +7,28 @@ import { buildRows } from './rows';
 import { TableOfContents, turnStart } from './TableOfContents';
 import { type Jump, TranscriptView } from './TranscriptView';
 import type { ChatAtom, ChatTurn } from './types';
+import { useLineLink } from './use-line-link';
 import { useSessionHead } from './use-session-head';
 import { useTranscript } from './use-transcript';
 import './chat.css';
 
+/** Where the chat opens: the link's `?turn=`, `?at=` and `?rewound=` (routes/session.tsx). */
+export interface ChatPlace {
+  turnId: string | null;
+  /** a search hit's line: the chat opens at the row that shows it, and marks that row */
+  at: number | null;
+  /** the search hit the link came from is on a branch a rewind took off the path */
+  rewound: boolean;
+  /** this visit of the link: opening the same link again jumps again */
+  visit: string;
+}
+
 /**
  * One session's conversation, live: header, the rows, the composer, and a table of contents by turn.
- * `turnId` (from `?turn=`) opens it at that turn.
+ * It opens at the newest rows, or at the place the link names.
  */
-export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: string | null }) {
+export function ChatPane({ sessionId, place }: { sessionId: string; place: ChatPlace }) {
+  const { turnId, at, visit } = place;
   const transcript = useTranscript(sessionId);
   const { head, loaded, error: headError } = useSessionHead(sessionId, `${transcript.resets}:${newestPrompt(transcript.atoms)}`);
   const { byId } = useSessions();
@@ -35,16 +48,20 @@ export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: str
     [feed],
   );
 
-  // `?turn=`: jump once the turns are known, and again whenever the link names another turn
+  // `?turn=`: jump once the turns are known, and again whenever the link names another turn (a
+  // link with `?at=` opens at its line instead)
   const [missingTurn, setMissingTurn] = useState<string | null>(null);
   const openedTurn = useRef<string | null>(null);
   useEffect(() => {
-    if (!turnId || !head || !transcript.ready || openedTurn.current === turnId) return;
+    if (!turnId || at !== null || !head || !transcript.ready || openedTurn.current === turnId) return;
     openedTurn.current = turnId;
     const turn = head.turns.find((t) => t.id === turnId);
     setMissingTurn(turn ? null : turnId);
     if (turn) goTo(turn);
-  }, [turnId, head, transcript.ready, goTo]);
+  }, [turnId, at, head, transcript.ready, goTo]);
+
+  // `?at=`: a search hit's line
+  const { hit, missing: lineMissing } = useLineLink(at, visit, transcript, rows, setJump);
 
   // a session that closed may come back (a resume, its terminal again): follow its stream again then
   const tab = byId.get(sessionId);
@@ -67,6 +84,12 @@ export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: str
         <div className="chat-main">
           {error && <div className="chat-error error">{error}</div>}
           {missingTurn && <div className="chat-notice">Turn {missingTurn} is not in this session; showing the newest messages.</div>}
+          {lineMissing && <div className="chat-notice">The line this link points at is not in this session any more; showing the newest messages.</div>}
+          {place.rewound && (
+            <div className="chat-notice">
+              The line the search found is on a branch a rewind took off the path: “show what was rewound” above a rewritten turn shows it.
+            </div>
+          )}
           {transcript.ready && rows.length === 0 && !error && <div className="chat-message">Nothing to show in this session yet.</div>}
           <TranscriptView
             sessionId={sessionId}
@@ -77,6 +100,7 @@ export function ChatPane({ sessionId, turnId }: { sessionId: string; turnId: str
             loadingOlder={transcript.loadingOlder}
             resets={transcript.resets}
             jump={jump}
+            hit={hit}
             onNearTop={() => void feed.loadOlder()}
           />
           {transcript.loadingOlder && <div className="chat-loading">loading earlier messages…</div>}

@@ -10,21 +10,23 @@ interface Props {
   /** the call, or null for a result whose call isn't held (it is on an older page, or gone) */
   call: Placed<ToolUseBlock> | null;
   result: Placed<ToolResultBlock> | undefined;
+  /** open at first: a search hit is in its input or its result */
+  opened?: boolean;
 }
 
 /**
  * A tool call and its result as one collapsed line: the tool, the input that matters, and how
  * the call ended. The details are rendered only once opened: inputs and results can be large.
  */
-export function ToolCall({ call, result }: Props) {
-  const [open, setOpen] = useState(false);
+export function ToolCall({ call, result, opened = false }: Props) {
+  const [open, setOpen] = useState(opened);
   const atWork = useAtWork();
   const use = call?.block;
   const answer = result?.block;
   const name = use?.name ?? answer?.toolName ?? 'tool';
   const state = !answer ? (atWork ? 'pending' : 'unanswered') : answer.isError ? 'error' : 'ok';
   return (
-    <details className={`tool tool-${state}`} onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details className={`tool tool-${state}`} open={opened} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         <span className="tool-name">{name}</span>
         {use && <span className="tool-key">{keyInput(use.name, use.input)}</span>}

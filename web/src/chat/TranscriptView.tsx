@@ -11,6 +11,12 @@ export interface Jump {
   nonce: number;
 }
 
+/** A search hit in the chat: the sequence of the row that shows its line, and the line's own atom. */
+export interface LineHit {
+  row: number;
+  atomId: string;
+}
+
 interface Props {
   sessionId: string;
   rows: Row[];
@@ -23,6 +29,8 @@ interface Props {
   /** bumps when the transcript was replaced wholesale: land at the bottom again */
   resets: number;
   jump: Jump | null;
+  /** a search hit: the row that shows it is marked, and a fold holding the line opens */
+  hit: LineHit | null;
   onNearTop: () => void;
 }
 
@@ -36,7 +44,7 @@ const END_MARGIN = 48;
  * bottom it follows new rows; scrolled up, it keeps the rows in view where they are, also when
  * older rows are put above them.
  */
-export function TranscriptView({ sessionId, rows, rewound, turnIds, hasOlder, loadingOlder, resets, jump, onNearTop }: Props) {
+export function TranscriptView({ sessionId, rows, rewound, turnIds, hasOlder, loadingOlder, resets, jump, hit, onNearTop }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -99,6 +107,7 @@ export function TranscriptView({ sessionId, rows, rewound, turnIds, hasOlder, lo
       <div className="chat-rows" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index];
+          const hitHere = hit?.row === row.atom.sequence;
           return (
             <div
               key={item.key}
@@ -106,11 +115,12 @@ export function TranscriptView({ sessionId, rows, rewound, turnIds, hasOlder, lo
               data-index={item.index}
               data-sequence={row.atom.sequence}
               data-turn={turnIds.has(row.atom.id) ? row.atom.id : undefined}
+              data-hit={hitHere ? '' : undefined}
               className={row.atom.sequence === targetSequence ? 'chat-row chat-row-target' : 'chat-row'}
               style={{ transform: `translateY(${item.start}px)` }}
             >
               {rewound.has(row.atom.id) && <RewoundBranches sessionId={sessionId} branches={rewound.get(row.atom.id)!} />}
-              <AtomRow row={row} />
+              <AtomRow row={row} hit={hitHere ? hit.atomId : undefined} />
             </div>
           );
         })}

@@ -49,6 +49,14 @@ export function buildRows(atoms: readonly ChatAtom[]): Row[] {
   return rows;
 }
 
+/**
+ * The row that shows an atom: its own, or the row of the call whose result it carries; else the
+ * first row after it (an atom without a row of its own).
+ */
+export function rowShowing(rows: readonly Row[], atom: { id: string; sequence: number }): Row | undefined {
+  return rows.find((r) => r.atom.id === atom.id || r.blocks.some((b) => b.result?.at.atomId === atom.id)) ?? rows.find((r) => r.atom.sequence >= atom.sequence);
+}
+
 /** who speaks in a message row: claude, a user line's author, or the harness's tool output */
 export function speakerOf(atom: ChatAtom): string {
   if (atom.type === 'ASSISTANT') return 'claude';

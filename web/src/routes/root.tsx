@@ -3,13 +3,14 @@ import { PageLinks } from '../layout/PageLinks';
 import { SessionDrawer } from '../layout/SessionDrawer';
 import { usePhone } from '../lib/use-phone';
 import { NetworkPopover } from '../network/NetworkPopover';
+import { SearchBox } from '../search/SearchBox';
 import { IndexingProgress } from '../status/IndexingProgress';
 import { StatusBanner } from '../status/StatusBanner';
 import { TabStrip } from '../tabs/TabStrip';
 
 export const rootRoute = createRootRoute({ component: Layout, notFoundComponent: NotFound });
 
-/** The top bar, the session list and the page. On a phone the list and the pages' links move into a drawer. */
+/** The top bar (with the search), the session list and the page. On a phone the list and the pages' links move into a drawer. */
 function Layout() {
   const phone = usePhone();
   return (
@@ -20,6 +21,7 @@ function Layout() {
           Loom
         </Link>
         {!phone && <PageLinks />}
+        <SearchBox />
         <IndexingProgress />
         <NetworkPopover />
       </header>

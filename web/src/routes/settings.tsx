@@ -49,6 +49,10 @@ function Settings() {
         <dt>
           <kbd>/</kbd>
         </dt>
+        <dd>search every session</dd>
+        <dt>
+          <kbd>f</kbd>
+        </dt>
         <dd>filter the tabs</dd>
         <dt>
           <kbd>j</kbd> <kbd>k</kbd>

@@ -24,7 +24,7 @@ const HEADER = 28;
 
 // Every session as a tab, most recently active first, narrowed and ordered by the lens (lens/:
 // tags, order, saved views), or grouped (grouping.ts). Virtualized: only the rows in view are in
-// the DOM, so two thousand sessions cost what twenty do. `/` filters, `j`/`k` step.
+// the DOM, so two thousand sessions cost what twenty do. `f` filters, `j`/`k` step.
 export function TabStrip() {
   const { list, loaded, error } = useSessions();
   const { hosts } = useHosts();
@@ -51,7 +51,7 @@ export function TabStrip() {
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLElement && e.target.closest('input, textarea, select, [contenteditable]')) return;
       if (e.metaKey || e.ctrlKey || e.altKey) return;
-      if (e.key === '/') {
+      if (e.key === 'f') {
         e.preventDefault();
         input.current?.focus();
       } else if ((e.key === 'j' || e.key === 'k') && shown.length > 0) {
@@ -75,7 +75,7 @@ export function TabStrip() {
         <input
           ref={input}
           type="search"
-          placeholder="Filter sessions  /"
+          placeholder="Filter sessions  f"
           aria-label="Filter sessions"
           value={filter.text}
           onChange={(e) => tabFilter.set({ ...filter, text: e.target.value })}
