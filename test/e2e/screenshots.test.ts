@@ -2,8 +2,10 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { graphql } from '../../web/src/lib/graphql';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { until } from '../helpers/wait';
 
 // Each pane at 1440×900 over the fixtures, and the main ones on a phone's 390×844. Each shot waits for its pane's own content, so a pane
 // that fails to draw fails here too. A test run saves them in a temp dir; `npm run screenshots`
@@ -32,6 +34,8 @@ interface Shot {
   phone?: boolean;
   /** what to press first, every match of it (up to three), the pane then drawn again */
   press?: string;
+  /** words typed into the search box (`/`) once the index is built */
+  search?: string;
 }
 
 const CHAT = `/s/${encodeURIComponent(SPOTTER)}`;
@@ -42,18 +46,26 @@ const shots: Shot[] = [
   { name: 'timeline', route: '/timeline', ready: '[data-turn]', press: 'role=button[name="all"]' },
   { name: 'usage', route: '/usage?range=all', ready: '.usage-chart svg' },
   { name: 'settings', route: '/settings', ready: '.settings dl' },
+  { name: 'search', route: CHAT, ready: '[role="option"]', search: 'tool:Bash pytest' },
   { name: 'chat-dark', route: CHAT, ready: '[data-sequence]', dark: true },
   { name: 'phone-feed', route: '/', ready: '[data-goal]', phone: true },
   { name: 'phone-chat', route: CHAT, ready: '[data-sequence]', phone: true },
   { name: 'phone-drawer', route: CHAT, ready: '.drawer .tab', phone: true, press: '.drawer-button' },
 ];
 
-it.each(shots)('draws the $name pane and saves its screenshot', async ({ name, route, ready, dark, phone, press }) => {
+const INDEXED = graphql(`query SearchIndexedForShots { kernel { searchIndexing { done } } }`);
+
+it.each(shots)('draws the $name pane and saves its screenshot', async ({ name, route, ready, dark, phone, press, search }) => {
   const { page, errors, context } = await browser.open(kernel, route, { colorScheme: dark ? 'dark' : 'light', phone });
   await page.waitForSelector(phone ? '.top' : '.tab');
   if (press) {
     await page.locator(press).first().waitFor();
     for (const target of (await page.locator(press).all()).slice(0, 3)) await target.click();
+  }
+  if (search) {
+    await until(async () => (await kernel.gql(INDEXED)).data.kernel.searchIndexing?.done === true, 'the search index built', 30_000);
+    await page.keyboard.press('/');
+    await page.keyboard.type(search);
   }
   await page.waitForSelector(ready);
   await page.waitForLoadState('networkidle');
