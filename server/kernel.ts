@@ -50,6 +50,8 @@ export interface KernelOptions {
   throttle?: Partial<ThrottleOptions>;
   /** Loom's copy of every transcript (`<state>/archive`): on unless false; capped at DEFAULT_ARCHIVE_CAP_BYTES unless given (null: no cap) */
   archive?: false | { capBytes: number | null };
+  /** the search index (`<state>/search.db`): on unless false */
+  search?: boolean;
 }
 
 export interface Kernel {
@@ -82,7 +84,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     cacheFile: join(options.stateDir, 'index-cache.json'),
     liveDir: join(options.stateDir, 'states'),
     clearsFile: join(options.stateDir, 'cleared-goals.jsonl'),
-    searchFile: join(options.stateDir, 'search.db'),
+    searchFile: options.search === false ? undefined : join(options.stateDir, 'search.db'),
     archiveDir: options.archive === false ? undefined : join(options.stateDir, 'archive'),
     archiveCapBytes: options.archive === false || options.archive === undefined ? DEFAULT_ARCHIVE_CAP_BYTES : options.archive.capBytes,
     awakeLimit: options.awakeLimit,

@@ -45,10 +45,12 @@ export class SearchIndex {
   private passStarted = false;
   private running: Promise<void> | null = null;
   private closed = false;
+  /** built from nothing: said once its pass starts (a kernel refusing to start says only why) */
+  private readonly fresh: boolean;
 
   constructor(private readonly options: SearchIndexOptions) {
     const { db, fresh } = openSearchDb(options.file, options.log);
-    if (fresh) options.log(`building the search index ${options.file} in the background`);
+    this.fresh = fresh;
     this.db = db;
     this.writer = new IndexWriter(db);
   }
@@ -61,6 +63,7 @@ export class SearchIndex {
     this.progress.bytesTotal = todo.reduce((sum, f) => sum + f.info.size, 0);
     this.passQueue = todo.map((f) => f.path);
     this.passStarted = true;
+    if (this.fresh) this.options.log(`building the search index ${this.options.file} in the background`);
     this.kick();
   }
 

@@ -26,7 +26,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'loom-a11y-'));
   const tree = await writeDemoTree(join(dir, 'projects'));
   await new DemoHookStates(join(dir, 'state')).writeTree(tree, Date.now());
-  kernel = await startTestKernel(join(dir, 'projects'), { stateDir: join(dir, 'state') });
+  kernel = await startTestKernel(join(dir, 'projects'), { stateDir: join(dir, 'state'), search: true });
   const { data } = await kernel.gql(graphql(`query A11ySessions { sessions(first: 1) { nodes { id } } }`));
   sessionId = data.sessions.nodes[0].id;
   const created = await kernel.gql(graphql(`mutation A11yTag { createTag(name: "review", color: "#2d62cf") { tag { id } } }`));

@@ -18,7 +18,7 @@ let kernel: TestKernel;
 let browser: TestBrowser;
 beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
-  [kernel, browser] = await Promise.all([startTestKernel(FIXTURES), startBrowser()]);
+  [kernel, browser] = await Promise.all([startTestKernel(FIXTURES, { search: true }), startBrowser()]);
 }, BROWSER_START_TIMEOUT_MS);
 afterAll(async () => {
   await browser?.close();
@@ -55,7 +55,7 @@ const shots: Shot[] = [
 
 const INDEXED = graphql(`query SearchIndexedForShots { kernel { searchIndexing { done } } }`);
 
-it.each(shots)('draws the $name pane and saves its screenshot', async ({ name, route, ready, dark, phone, press, search }) => {
+it.each(shots)('draws the $name pane and saves its screenshot', { timeout: 60_000 }, async ({ name, route, ready, dark, phone, press, search }) => {
   const { page, errors, context } = await browser.open(kernel, route, { colorScheme: dark ? 'dark' : 'light', phone });
   await page.waitForSelector(phone ? '.top' : '.tab');
   if (press) {

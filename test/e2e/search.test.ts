@@ -40,7 +40,7 @@ beforeAll(async () => {
     assistant('b3', 'q3', [say('Writing it plainly.')], 'end_turn'),
   ];
   writeFileSync(join(root, 'projects', '-home-dev-demo', 'rewound.jsonl'), rewound.map(line).join(''));
-  kernel = await startTestKernel(join(root, 'projects'), { stateDir: join(root, 'state') });
+  kernel = await startTestKernel(join(root, 'projects'), { stateDir: join(root, 'state'), search: true });
   await until(async () => (await kernel.gql(SEARCH_INDEXING)).data.kernel.searchIndexing?.done === true, 'the search index built', 30_000);
 }, BROWSER_START_TIMEOUT_MS + 40_000);
 afterAll(async () => {

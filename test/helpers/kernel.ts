@@ -72,7 +72,10 @@ export interface TestKernelOptions {
   throttle?: KernelOptions['throttle'];
   /** the `claude` driven sessions run (a stand-in) */
   claudePath?: string;
+  /** Loom's copy of the transcripts: off unless a test is about it (its pass is work every other test would wait on) */
   archive?: KernelOptions['archive'];
+  /** the search index: off unless a test is about it, for the same reason */
+  search?: boolean;
 }
 
 /** `node` and the CLI as absolute paths: a command a hub may run on a linked host (hosts.json) */
@@ -102,7 +105,8 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
     httpTimeouts: options.httpTimeouts,
     throttle: options.throttle,
     claudePath: options.claudePath,
-    archive: options.archive,
+    archive: options.archive ?? false,
+    search: options.search ?? false,
     log: (m) => logs.push(m),
   });
   await kernel.indexed;

@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ARCHIVE_CAP_BYTES } from '../../server/kernel-defaults';
 import { graphql } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { until } from '../helpers/wait';
@@ -24,6 +25,8 @@ const SEARCH = graphql(`query ($q: String!) { search(query: $q) { hits { id sess
 
 const SPOTTER = '-home-USER-projects-spotter-worktrees';
 const ID = 'test:tool_heavy';
+/** the kernel's own defaults for the archive and search; a sleeping session (awake limit 1) must wake from the copy too */
+const ARCHIVING = () => ({ stateDir: state(), archive: { capBytes: DEFAULT_ARCHIVE_CAP_BYTES }, search: true, awakeLimit: 1 });
 let root: string;
 let kernel: TestKernel;
 const projects = () => join(root, 'projects');
@@ -47,7 +50,7 @@ async function chatHolds(k: TestKernel, word: string): Promise<boolean> {
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'loom-archive-'));
   cpSync(FIXTURES, projects(), { recursive: true });
-  kernel = await startTestKernel(projects(), { stateDir: state() });
+  kernel = await startTestKernel(projects(), ARCHIVING());
   await archived(kernel);
   await until(async () => (await kernel.gql(KERNEL)).data.kernel.searchIndexing?.done === true, 'the search index built', 30_000);
 }, 60_000);
@@ -59,7 +62,7 @@ afterAll(async () => {
 describe('a transcript deleted under a running kernel', () => {
   it('copies every transcript, compressed, and says so', async () => {
     const { archive } = (await kernel.gql(KERNEL)).data.kernel;
-    expect(archive).toMatchObject({ files: transcripts().length, archiveOnly: 0, dropped: { files: 0, archiveOnly: 0 }, capBytes: 4 * 1024 ** 3 });
+    expect(archive).toMatchObject({ files: transcripts().length, archiveOnly: 0, dropped: { files: 0, archiveOnly: 0 }, capBytes: DEFAULT_ARCHIVE_CAP_BYTES });
     expect(archive!.storedBytes).toBeLessThan(archive!.rawBytes / 3);
   });
 
@@ -80,13 +83,13 @@ describe('a transcript deleted under a running kernel', () => {
 
   it('keeps it across a restart, from the index cache or, without one, from the archive alone', async () => {
     await kernel.close();
-    kernel = await startTestKernel(projects(), { stateDir: state() });
+    kernel = await startTestKernel(projects(), ARCHIVING());
     expect((await kernel.gql(SESSION, { id: ID })).data.session?.archived).toBe(true);
     expect(await chatHolds(kernel, 'archlinux')).toBe(true);
 
     await kernel.close();
     rmSync(join(state(), 'index-cache.json'));
-    kernel = await startTestKernel(projects(), { stateDir: state() });
+    kernel = await startTestKernel(projects(), ARCHIVING());
     expect((await kernel.gql(SESSION, { id: ID })).data.session).toEqual({ id: ID, archived: true, files: [{ archived: true }] });
     expect(await chatHolds(kernel, 'archlinux')).toBe(true);
   }, 60_000);

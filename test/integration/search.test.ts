@@ -42,7 +42,7 @@ const marked = (snippet: { text: string; hit: boolean }[]) => snippet.map((p) =>
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'loom-search-'));
   cpSync(FIXTURES, PROJECTS(), { recursive: true });
-  kernel = await startTestKernel(PROJECTS(), { stateDir: join(root, 'state') });
+  kernel = await startTestKernel(PROJECTS(), { stateDir: join(root, 'state'), search: true });
   await indexed(kernel);
 }, 60_000);
 afterAll(async () => {
@@ -152,7 +152,7 @@ describe('the index on disk', () => {
   it('is built again when deleted, and when unreadable, saying so in one log line', async () => {
     await kernel.close();
     rmSync(join(root, 'state', 'search.db'));
-    kernel = await startTestKernel(PROJECTS(), { stateDir: join(root, 'state') });
+    kernel = await startTestKernel(PROJECTS(), { stateDir: join(root, 'state'), search: true });
     await indexed(kernel);
     expect((await search('archlinux')).hits).toHaveLength(1);
     expect(kernel.logs.some((l) => l.startsWith('building the search index'))).toBe(true);
@@ -160,7 +160,7 @@ describe('the index on disk', () => {
     await kernel.close();
     for (const suffix of ['-wal', '-shm']) rmSync(join(root, 'state', `search.db${suffix}`), { force: true });
     writeFileSync(join(root, 'state', 'search.db'), 'this is not a database, only words');
-    kernel = await startTestKernel(PROJECTS(), { stateDir: join(root, 'state') });
+    kernel = await startTestKernel(PROJECTS(), { stateDir: join(root, 'state'), search: true });
     await indexed(kernel);
     expect((await search('archlinux')).hits).toHaveLength(1);
     expect(kernel.logs.filter((l) => l.includes('cannot be read'))).toHaveLength(1);
@@ -177,10 +177,11 @@ describe('search through a hub', () => {
     sshd = await startSshd();
     cpSync(join(FIXTURES, REMOTE_PROJECT), join(root, 'gpu-projects', REMOTE_PROJECT), { recursive: true });
     cpSync(join(FIXTURES, HUB_PROJECT), join(root, 'hub-projects', HUB_PROJECT), { recursive: true });
-    remote = await startTestKernel(join(root, 'gpu-projects'), { hostName: 'gpubox', stateDir: join(root, 'gpu-state') });
+    remote = await startTestKernel(join(root, 'gpu-projects'), { hostName: 'gpubox', stateDir: join(root, 'gpu-state'), search: true });
     hub = await startTestKernel(join(root, 'hub-projects'), {
       hostName: 'laptop',
       stateDir: join(root, 'hub-state'),
+      search: true,
       federation: { home: sshd.home, ...FAST_LINKS },
     });
     await Promise.all([indexed(remote), indexed(hub)]);
