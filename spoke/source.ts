@@ -42,6 +42,7 @@ import { checkTimelineQuery, laneSessions, timelineLane } from './timeline';
 import { SessionCatalog } from './transcripts/catalog';
 import { type CopyReader, loadAtoms, readTranscriptRange } from './transcripts/content';
 import type { TranscriptSession } from './transcripts/session';
+import type { FileTail } from './transcripts/tail';
 import { TranscriptTracker } from './transcripts/tracker';
 import type { LedgerRow } from './usage/ledger';
 import { type LedgerEntry, usageRows } from './usage/report';
@@ -119,7 +120,7 @@ export class LocalSource implements Source {
       read: (path) => this.searchIndex?.changed(path),
       log: this.log,
     });
-    this.searchIndex = options.searchFile ? openSearchIndex(options.searchFile, this.log, this.copyOf) : null;
+    this.searchIndex = options.searchFile ? openSearchIndex(options.searchFile, this.log, this.copyOf, (path) => this.tracker.tailFor(path)) : null;
     this.live = options.liveDir
       ? new LiveStates(
           options.liveDir,
@@ -640,9 +641,9 @@ function defaultHostName(): string {
   return hostname().split('.')[0] || 'localhost';
 }
 
-function openSearchIndex(file: string, log: (message: string) => void, copyOf: CopyReader): SearchIndex | null {
+function openSearchIndex(file: string, log: (message: string) => void, copyOf: CopyReader, tailOf: (path: string) => FileTail): SearchIndex | null {
   try {
-    return new SearchIndex({ file, log, readRange: (path, offset, length) => readTranscriptRange(path, offset, length, copyOf) });
+    return new SearchIndex({ file, log, readRange: (path, offset, length) => readTranscriptRange(path, offset, length, copyOf), tailOf });
   } catch (err) {
     log(`search is off: its index ${file} could not be opened (${(err as Error).message}); remove the file and restart to build it again`);
     return null;

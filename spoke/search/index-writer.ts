@@ -33,7 +33,11 @@ export class IndexWriter {
   private readonly dropText: Database.Statement<[number]>;
   private readonly dropLines: Database.Statement<[number]>;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    /** a reader of the file's lines: the file, or Loom's copy once it is deleted */
+    private readonly tailOf: (path: string) => FileTail = (path) => new FileTail(path),
+  ) {
     this.fileRow = db.prepare('SELECT id, indexed_to, lines, ino, dir FROM files WHERE path = ?');
     this.addFile = db.prepare('INSERT INTO files(path) VALUES(?) ON CONFLICT(path) DO NOTHING');
     this.saveFile = db.prepare('UPDATE files SET indexed_to = ?, lines = ?, ino = ?, dir = ? WHERE id = ?');
@@ -54,7 +58,7 @@ export class IndexWriter {
   async catchUp(path: string): Promise<number> {
     this.addFile.run(path);
     let row = this.fileRow.get(path)!;
-    const tail = new FileTail(path);
+    const tail = this.tailOf(path);
     if (row.ino !== 0) tail.resume({ offset: row.indexed_to, lines: row.lines, ino: row.ino });
     const before = tail.offset;
     // calls made earlier in this read: a result's tool is named without asking the database
@@ -99,12 +103,13 @@ export class IndexWriter {
         const s = facts.searchable;
         if (s) chars += s.text.length + s.thinking.length + s.input.length + s.output.length;
         // the batch ends at the line before the next: its end is this line's end
-        if (pending.length >= BATCH_LINES || chars >= BATCH_CHARS) flush(line.offset + line.length + 1, line.number, tail.state()?.ino ?? 0);
+        if (pending.length >= BATCH_LINES || chars >= BATCH_CHARS) flush(line.offset + line.length + 1, line.number, tail.state()?.ino ?? row.ino);
       },
     });
     if (outcome === 'missing') return 0;
-    const state = tail.state();
-    if (state && (pending.length > 0 || state.offset !== row.indexed_to || state.ino !== row.ino)) flush(state.offset, state.lines, state.ino);
+    // a copy has no inode of its own: it keeps the one its file had
+    const ino = tail.state()?.ino ?? row.ino;
+    if (pending.length > 0 || tail.offset !== row.indexed_to || ino !== row.ino) flush(tail.offset, tail.lines, ino);
     return Math.max(0, tail.offset - before);
   }
 }

@@ -3,6 +3,7 @@ import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { jsonOrNull } from '../model/json';
 import type { SearchFilter, SearchProgress } from '../model/search';
+import type { FileTail } from '../transcripts/tail';
 import { IndexWriter } from './index-writer';
 import { fullMatch, type ParsedQuery, wordsMatch } from './query-language';
 import { openSearchDb } from './search-db';
@@ -19,6 +20,8 @@ export interface SearchIndexOptions {
   log(message: string): void;
   /** bytes of a transcript, by the range the index kept */
   readRange(path: string, offset: number, length: number): Promise<Buffer>;
+  /** a reader of a transcript's lines: the file, or Loom's copy once it is deleted */
+  tailOf?(path: string): FileTail;
 }
 
 /** One line that matched, where it is. */
@@ -42,6 +45,8 @@ export class SearchIndex {
   private readonly grown = new Set<string>();
   /** the background pass's files still to index, oldest first */
   private passQueue: string[] = [];
+  /** files of the pass whose size was not known (gone from disk): their bytes are counted as read */
+  private readonly unsized = new Set<string>();
   private passStarted = false;
   private running: Promise<void> | null = null;
   private closed = false;
@@ -52,15 +57,17 @@ export class SearchIndex {
     const { db, fresh } = openSearchDb(options.file, options.log);
     this.fresh = fresh;
     this.db = db;
-    this.writer = new IndexWriter(db);
+    this.writer = new IndexWriter(db, options.tailOf);
   }
 
   /** The first index is done: every file's missing lines are indexed, oldest file first. */
   async startPass(paths: string[]): Promise<void> {
-    const files = await Promise.all(paths.map(async (path) => ({ path, info: await stat(path).catch(() => null) })));
-    const todo = files.filter((f): f is { path: string; info: NonNullable<typeof f.info> } => f.info !== null).sort((a, b) => a.info.mtimeMs - b.info.mtimeMs);
+    // a file gone from disk (read from Loom's copy) goes first, as the oldest; its size is counted once read
+    const files = await Promise.all(paths.map(async (path) => ({ path, info: (await stat(path).catch(() => null)) ?? { mtimeMs: 0, size: 0 } })));
+    const todo = files.sort((a, b) => a.info.mtimeMs - b.info.mtimeMs);
     this.progress.filesTotal = todo.length;
     this.progress.bytesTotal = todo.reduce((sum, f) => sum + f.info.size, 0);
+    for (const f of todo) if (f.info.size === 0) this.unsized.add(f.path);
     this.passQueue = todo.map((f) => f.path);
     this.passStarted = true;
     if (this.fresh) this.options.log(`building the search index ${this.options.file} in the background`);
@@ -163,6 +170,7 @@ export class SearchIndex {
       try {
         const read = await this.writer.catchUp(path);
         if (fromPass) this.progress.bytesDone += read;
+        if (fromPass && this.unsized.delete(path)) this.progress.bytesTotal += read;
       } catch (err) {
         this.options.log(`could not index ${path} for search: ${(err as Error).message}`);
       }

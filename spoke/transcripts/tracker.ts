@@ -134,6 +134,14 @@ export class TranscriptTracker {
     return [...this.files.keys()];
   }
 
+  /** A fresh reader of a file's lines: from disk, or from its copy when it is gone. */
+  tailFor(path: string): FileTail {
+    const archive = this.options.archive;
+    const name = this.nameOf(path);
+    const gone = this.files.get(path)?.archived || (archive?.has(name) && !existsSync(path));
+    return gone ? new ArchivedTail(path, name, archive!) : new FileTail(path);
+  }
+
   /** The archive's name for a file: its path under the projects root. */
   private nameOf(path: string): string {
     return relative(this.root, path);

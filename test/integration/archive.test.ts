@@ -87,11 +87,14 @@ describe('a transcript deleted under a running kernel', () => {
     expect((await kernel.gql(SESSION, { id: ID })).data.session?.archived).toBe(true);
     expect(await chatHolds(kernel, 'archlinux')).toBe(true);
 
+    // the index cache and the search index both gone: the session and its words come back from the copy alone
     await kernel.close();
-    rmSync(join(state(), 'index-cache.json'));
+    for (const file of ['index-cache.json', 'search.db', 'search.db-wal', 'search.db-shm']) rmSync(join(state(), file), { force: true });
     kernel = await startTestKernel(projects(), ARCHIVING());
     expect((await kernel.gql(SESSION, { id: ID })).data.session).toEqual({ id: ID, archived: true, files: [{ archived: true }] });
     expect(await chatHolds(kernel, 'archlinux')).toBe(true);
+    await until(async () => (await kernel.gql(KERNEL)).data.kernel.searchIndexing?.done === true, 'the search index built again', 30_000);
+    expect((await kernel.gql(SEARCH, { q: 'archlinux' })).data.search.hits.map((h) => h.session)).toEqual([{ id: ID, archived: true }]);
   }, 60_000);
 
   it('loses a deleted transcript when the archive is off, as Claude Code did', async () => {
