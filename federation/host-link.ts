@@ -146,7 +146,8 @@ export class HostConnection {
       }, this.options.keepaliveMs);
       const lost = () => end(new LinkFailure('UNREACHABLE', `the SSH connection to ${this.options.host.name} was lost; reconnecting`));
       ssh.once('close', lost);
-      ssh.once('error', lost);
+      // every error, not only the first: a second one with no listener would end the process
+      ssh.on('error', lost);
       this.wake = () => end(new LinkFailure('UNREACHABLE', 'unlinked'));
     });
   }

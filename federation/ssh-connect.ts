@@ -53,7 +53,12 @@ function handshake(options: SshConnectOptions, target: SshTarget, sock: ClientCh
       client.setNoDelay(true);
       resolve(client);
     });
-    client.once('error', (err: Error & { level?: string }) => {
+    // `on`, not `once`: ssh2 may emit a second error after the first (a lost socket after a
+    // timeout), and an error with no listener would take the kernel down
+    let failed = false;
+    client.on('error', (err: Error & { level?: string }) => {
+      if (failed) return;
+      failed = true;
       client.end();
       if (keyFailure) return reject(keyFailure);
       if (err.level === 'client-authentication') {
