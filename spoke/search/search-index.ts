@@ -41,6 +41,7 @@ export class SearchIndex {
   private readonly db: Database.Database;
   private readonly writer: IndexWriter;
   private readonly snippetMaker = new SnippetMaker();
+  private readonly statements = new Map<string, Database.Statement>();
   /** files that grew: indexed before the pass goes on */
   private readonly grown = new Set<string>();
   /** the background pass's files still to index, oldest first */
@@ -113,20 +114,17 @@ export class SearchIndex {
       params.below = `${dir === '/' ? '' : dir.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
     }
     const ranked = (bound: bigint | null) =>
-      this.db
-        .prepare<Record<string, unknown>, IndexHit>(
-          `SELECT f.path AS path, l.offset AS offset, l.length AS length, l.uuid AS uuid, l.t AS t
+      this.prepared<IndexHit>(
+        `SELECT f.path AS path, l.offset AS offset, l.length AS length, l.uuid AS uuid, l.t AS t
            FROM fts JOIN lines l ON l.id = fts.rowid JOIN files f ON f.id = l.file_id
            WHERE ${[...where, ...(bound === null ? [] : ['fts.rowid >= @bound'])].join(' AND ')}
            ORDER BY rank, fts.rowid DESC LIMIT @limit OFFSET @offset`,
-        )
-        .all(bound === null ? params : { ...params, bound });
+      ).all(bound === null ? params : { ...params, bound });
     // bm25 over every match of a common word is slow; the newest ten thousand hold what people look for
-    const bound = this.db
-      .prepare<{ match: string; skip: bigint }, { rowid: number | bigint }>(
-        'SELECT rowid FROM fts WHERE fts MATCH @match ORDER BY rowid DESC LIMIT 1 OFFSET @skip',
-      )
-      .get({ match, skip: BigInt(RANKED_NEWEST - 1) });
+    const bound = this.prepared<{ rowid: number | bigint }>('SELECT rowid FROM fts WHERE fts MATCH @match ORDER BY rowid DESC LIMIT 1 OFFSET @skip').get({
+      match,
+      skip: BigInt(RANKED_NEWEST - 1),
+    });
     let rows = bound ? ranked(BigInt(bound.rowid)) : ranked(null);
     // filters may leave too few of the newest: rank them all
     if (bound && rows.length <= first) rows = ranked(null);
@@ -153,6 +151,16 @@ export class SearchIndex {
       const line = lines[i];
       return line ? { ...s, type: line.type } : null;
     });
+  }
+
+  /** A query's statement, compiled once per text (the filters make a handful of texts). */
+  private prepared<Row>(sql: string): Database.Statement<Record<string, unknown>, Row> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement as Database.Statement<Record<string, unknown>, Row>;
   }
 
   private kick(): void {

@@ -139,7 +139,12 @@ export class TranscriptTracker {
     const archive = this.options.archive;
     const name = this.nameOf(path);
     const gone = this.files.get(path)?.archived || (archive?.has(name) && !existsSync(path));
-    return gone ? new ArchivedTail(path, name, archive!) : new FileTail(path);
+    return gone ? this.copyTail(path) : new FileTail(path);
+  }
+
+  /** A reader of a file's lines from Loom's copy of it. */
+  private copyTail(path: string): ArchivedTail {
+    return new ArchivedTail(path, this.nameOf(path), this.options.archive!);
   }
 
   /** The archive's name for a file: its path under the projects root. */
@@ -194,7 +199,7 @@ export class TranscriptTracker {
     file.watcher?.close();
     file.watcher = null;
     const state = file.tail.state();
-    file.tail = new ArchivedTail(file.path, name, this.options.archive!);
+    file.tail = this.copyTail(file.path);
     if (state) file.tail.resume(state);
     file.archived = true;
     this.catalog.markArchived(file.path);
@@ -257,7 +262,7 @@ export class TranscriptTracker {
     if (file) return file;
     const place = this.placeFor(path);
     if (!place || (!archived && !this.mayRead(path))) return null;
-    const tail = archived ? new ArchivedTail(path, this.nameOf(path), this.options.archive!) : new FileTail(path);
+    const tail = archived ? this.copyTail(path) : new FileTail(path);
     file = { path, place, tail, archived, watcher: null, ingest: null, reading: null, again: false, timer: null };
     this.files.set(path, file);
     if (!archived && !this.stopped) this.watchAppends(file);
@@ -376,8 +381,7 @@ export class TranscriptTracker {
         if (!tracked) continue;
         this.followCopyIfGone(tracked);
         const ingest = this.catalog.openFile(f, tracked.place, false);
-        const tail = tracked.archived ? new ArchivedTail(f, this.nameOf(f), this.options.archive!) : new FileTail(f);
-        await tail.read({ restart: () => {}, line: (line) => ingest.line(line) }, tracked.tail.offset);
+        await this.tailFor(f).read({ restart: () => {}, line: (line) => ingest.line(line) }, tracked.tail.offset);
       }
     } finally {
       this.catalog.endWaking(sessions);
