@@ -42,7 +42,6 @@ import { checkTimelineQuery, laneSessions, timelineLane } from './timeline';
 import { SessionCatalog } from './transcripts/catalog';
 import { type CopyReader, loadAtoms, readTranscriptRange } from './transcripts/content';
 import type { TranscriptSession } from './transcripts/session';
-import type { FileTail } from './transcripts/tail';
 import { TranscriptTracker } from './transcripts/tracker';
 import type { LedgerRow } from './usage/ledger';
 import { type LedgerEntry, usageRows } from './usage/report';
@@ -120,7 +119,7 @@ export class LocalSource implements Source {
       read: (path) => this.searchIndex?.changed(path),
       log: this.log,
     });
-    this.searchIndex = options.searchFile ? openSearchIndex(options.searchFile, this.log, this.copyOf, (path) => this.tracker.tailFor(path)) : null;
+    this.searchIndex = options.searchFile ? this.openSearchIndex(options.searchFile) : null;
     this.live = options.liveDir
       ? new LiveStates(
           options.liveDir,
@@ -405,6 +404,21 @@ export class LocalSource implements Source {
     return archive?.has(name) ? (offset, length) => archive.read(name, offset, length) : null;
   };
 
+  private openSearchIndex(file: string): SearchIndex | null {
+    try {
+      return new SearchIndex({
+        file,
+        log: this.log,
+        readRange: (path, offset, length) => readTranscriptRange(path, offset, length, this.copyOf),
+        copyName: (path) => this.tracker.copyNameIfGone(path),
+        archive: this.archive,
+      });
+    } catch (err) {
+      this.log(`search is off: its index ${file} could not be opened (${(err as Error).message}); remove the file and restart to build it again`);
+      return null;
+    }
+  }
+
   async search(request: SearchRequest): Promise<SearchResult> {
     if (!this.searchIndex) throw new UnavailableError('search is off on this kernel: it could not open its index (see its log)');
     return searchSessions(this.searchIndex, request, {
@@ -639,15 +653,6 @@ export class LocalSource implements Source {
 
 function defaultHostName(): string {
   return hostname().split('.')[0] || 'localhost';
-}
-
-function openSearchIndex(file: string, log: (message: string) => void, copyOf: CopyReader, tailOf: (path: string) => FileTail): SearchIndex | null {
-  try {
-    return new SearchIndex({ file, log, readRange: (path, offset, length) => readTranscriptRange(path, offset, length, copyOf), tailOf });
-  } catch (err) {
-    log(`search is off: its index ${file} could not be opened (${(err as Error).message}); remove the file and restart to build it again`);
-    return null;
-  }
 }
 
 function openArchive(dir: string, capBytes: number | null, log: (message: string) => void): TranscriptArchive | null {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { jsonOrNull } from '../model/json';
-import { FileTail, type Line } from '../transcripts/tail';
+import type { FileTail } from '../transcripts/tail';
 import { type LineFacts, lineFacts } from './searchable-text';
 
 // Brings one transcript's rows in the index up to the file's end: reads only the bytes after what
@@ -10,7 +10,9 @@ import { type LineFacts, lineFacts } from './searchable-text';
 /** Lines per transaction: the batch, not the corpus, sets the memory used while indexing. */
 const BATCH_LINES = 500;
 /** …or this much text, whichever comes first. */
-const BATCH_CHARS = 4 << 20;
+const BATCH_CHARS = 1 << 20;
+/** A longer line (a giant tool output) is not searched: parsing it whole would take the writer's heap. */
+export const LINE_LIMIT = 16 << 20;
 
 interface FileRow {
   id: number;
@@ -20,7 +22,8 @@ interface FileRow {
   dir: string | null;
 }
 
-type Pending = { line: Line; facts: LineFacts };
+/** A line waiting for its batch: its place and facts, never its text (a batch would hold every line whole). */
+type Pending = { offset: number; length: number; facts: LineFacts };
 
 export class IndexWriter {
   private readonly fileRow: Database.Statement<[string], FileRow>;
@@ -36,7 +39,8 @@ export class IndexWriter {
   constructor(
     private readonly db: Database.Database,
     /** a reader of the file's lines: the file, or Loom's copy once it is deleted */
-    private readonly tailOf: (path: string) => FileTail = (path) => new FileTail(path),
+    private readonly tailOf: (path: string) => FileTail,
+    private readonly log: (message: string) => void,
   ) {
     this.fileRow = db.prepare('SELECT id, indexed_to, lines, ino, dir FROM files WHERE path = ?');
     this.addFile = db.prepare('INSERT INTO files(path) VALUES(?) ON CONFLICT(path) DO NOTHING');
@@ -67,16 +71,17 @@ export class IndexWriter {
     let pending: Pending[] = [];
     let chars = 0;
     let dir = row.dir;
+    let tooLong = 0;
     const flush = (offset: number, lines: number, ino: number) => {
       const batch = pending;
       pending = [];
       chars = 0;
       this.db.transaction(() => {
-        for (const { line, facts } of batch) {
+        for (const { offset, length, facts } of batch) {
           for (const [id, name] of facts.calls) this.addCall.run(id, name);
           const s = facts.searchable;
           if (!s) continue;
-          const { lastInsertRowid } = this.addLine.run(row.id, line.offset, line.length, facts.t, facts.uuid);
+          const { lastInsertRowid } = this.addLine.run(row.id, offset, length, facts.t, facts.uuid);
           this.addText.run(lastInsertRowid, s.text, s.thinking, s.tools, s.input, s.output);
         }
         this.saveFile.run(offset, lines, ino, dir, row.id);
@@ -95,11 +100,15 @@ export class IndexWriter {
         dir = null;
       },
       line: (line) => {
+        if (line.length > LINE_LIMIT) {
+          tooLong++;
+          return;
+        }
         const facts = lineFacts(jsonOrNull(line.text), toolOf);
         if (!facts) return;
         dir ??= facts.cwd;
         for (const [id, name] of facts.calls) recentCalls.set(id, name);
-        pending.push({ line, facts });
+        pending.push({ offset: line.offset, length: line.length, facts });
         const s = facts.searchable;
         if (s) chars += s.text.length + s.thinking.length + s.input.length + s.output.length;
         // the batch ends at the line before the next: its end is this line's end
@@ -107,6 +116,7 @@ export class IndexWriter {
       },
     });
     if (outcome === 'missing') return 0;
+    if (tooLong > 0) this.log(`search skips ${tooLong} line(s) of ${path} longer than ${LINE_LIMIT >> 20} MB`);
     // a copy has no inode of its own: it keeps the one its file had
     const ino = tail.state()?.ino ?? row.ino;
     if (pending.length > 0 || tail.offset !== row.indexed_to || ino !== row.ino) flush(tail.offset, tail.lines, ino);

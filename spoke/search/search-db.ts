@@ -40,7 +40,7 @@ INSERT INTO fts(fts, rank) VALUES('rank', 'bm25(2.0, 1.0, 1.0, 1.5, 1.0)');
 export function openSearchDb(path: string, log: (message: string) => void): { db: Database.Database; fresh: boolean } {
   if (existsSync(path)) {
     try {
-      const db = connect(path);
+      const db = connectSearchDb(path);
       const version = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'version'").get();
       if (version?.value === VERSION) return { db, fresh: false };
       db.close();
@@ -51,13 +51,14 @@ export function openSearchDb(path: string, log: (message: string) => void): { db
     }
     removeDb(path);
   }
-  const db = connect(path);
+  const db = connectSearchDb(path);
   db.exec(SCHEMA);
   db.prepare("INSERT INTO meta(key, value) VALUES('version', ?)").run(VERSION);
   return { db, fresh: true };
 }
 
-function connect(path: string): Database.Database {
+/** A connection to an index that exists (the writer thread's own). */
+export function connectSearchDb(path: string): Database.Database {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -3,16 +3,17 @@ import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { jsonOrNull } from '../model/json';
 import type { SearchFilter, SearchProgress } from '../model/search';
-import type { FileTail } from '../transcripts/tail';
-import { IndexWriter } from './index-writer';
+import type { ArchiveLines } from '../transcripts/archived-tail';
 import { fullMatch, type ParsedQuery, wordsMatch } from './query-language';
 import { openSearchDb } from './search-db';
 import { lineFacts } from './searchable-text';
 import { type Snippet, SnippetMaker } from './snippets';
+import { WriterThread } from './writer-thread';
 
 // The search index of one kernel: built for the history there was in one background pass after
 // the first index (oldest files first, so newer lines get larger row ids), then kept current as
-// files grow. A file that grows while the pass runs goes before the pass's next file.
+// files grow. A file that grows while the pass runs goes before the pass's next file. Lines are
+// parsed and written on a thread of their own (writer-thread.ts); queries run here.
 
 export interface SearchIndexOptions {
   /** the index's file: <state>/search.db */
@@ -20,8 +21,10 @@ export interface SearchIndexOptions {
   log(message: string): void;
   /** bytes of a transcript, by the range the index kept */
   readRange(path: string, offset: number, length: number): Promise<Buffer>;
-  /** a reader of a transcript's lines: the file, or Loom's copy once it is deleted */
-  tailOf?(path: string): FileTail;
+  /** the archive name of a file read from Loom's copy (gone from disk); null while it is on disk */
+  copyName?(path: string): string | null;
+  /** Loom's copies of deleted transcripts */
+  archive?: ArchiveLines | null;
 }
 
 /** One line that matched, where it is. */
@@ -39,7 +42,8 @@ const RANKED_NEWEST = 10_000;
 export class SearchIndex {
   readonly progress: SearchProgress = { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, done: false };
   private readonly db: Database.Database;
-  private readonly writer: IndexWriter;
+  private readonly writer: WriterThread;
+  private readonly callName: Database.Statement<[string], { name: string }>;
   private readonly snippetMaker = new SnippetMaker();
   private readonly statements = new Map<string, Database.Statement>();
   /** files that grew: indexed before the pass goes on */
@@ -58,7 +62,8 @@ export class SearchIndex {
     const { db, fresh } = openSearchDb(options.file, options.log);
     this.fresh = fresh;
     this.db = db;
-    this.writer = new IndexWriter(db, options.tailOf);
+    this.writer = new WriterThread({ file: options.file, log: options.log, copyName: options.copyName ?? (() => null), archive: options.archive ?? null });
+    this.callName = db.prepare('SELECT name FROM calls WHERE id = ?');
   }
 
   /** The first index is done: every file's missing lines are indexed, oldest file first. */
@@ -90,6 +95,7 @@ export class SearchIndex {
   async close(): Promise<void> {
     this.closed = true;
     await this.running;
+    await this.writer.close();
     this.db.close();
   }
 
@@ -136,7 +142,7 @@ export class SearchIndex {
     const lines = await Promise.all(
       hits.map(async (h) => {
         const bytes = await this.options.readRange(h.path, h.offset, h.length).catch(() => null);
-        const facts = bytes && lineFacts(jsonOrNull(bytes.toString('utf8')), (id) => this.writer.toolName(id));
+        const facts = bytes && lineFacts(jsonOrNull(bytes.toString('utf8')), (id) => this.callName.get(id)?.name ?? null);
         // a line that is not what the index says (the file was rewritten) has no snippet
         return facts && facts.uuid === h.uuid ? facts : null;
       }),

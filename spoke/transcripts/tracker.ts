@@ -136,10 +136,14 @@ export class TranscriptTracker {
 
   /** A fresh reader of a file's lines: from disk, or from its copy when it is gone. */
   tailFor(path: string): FileTail {
-    const archive = this.options.archive;
+    return this.copyNameIfGone(path) !== null ? this.copyTail(path) : new FileTail(path);
+  }
+
+  /** The archive's name of a file that is read from its copy (gone from disk); null while it is on disk. */
+  copyNameIfGone(path: string): string | null {
     const name = this.nameOf(path);
-    const gone = this.files.get(path)?.archived || (archive?.has(name) && !existsSync(path));
-    return gone ? this.copyTail(path) : new FileTail(path);
+    const gone = this.files.get(path)?.archived || (this.options.archive?.has(name) && !existsSync(path));
+    return gone ? name : null;
   }
 
   /** A reader of a file's lines from Loom's copy of it. */

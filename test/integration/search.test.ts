@@ -148,6 +148,17 @@ describe('search over the fixtures', () => {
   });
 });
 
+describe('a line too long to parse for search', () => {
+  it('is skipped with one log line, and the lines after it are still found', async () => {
+    const file = join(PROJECTS(), SPOTTER, 'giant-output.jsonl');
+    const giant = line(assistant('giant-1', null, [say(`wombatword ${'x'.repeat(17 << 20)}`)]));
+    writeFileSync(file, giant + line(assistant('after-giant', 'giant-1', [say('the numbatword after it')])));
+    await until(async () => (await search('numbatword')).hits.length === 1, 'the line after the giant one found', 10_000);
+    expect((await search('wombatword')).hits).toHaveLength(0);
+    expect(kernel.logs.filter((l) => l.startsWith('search skips 1 line(s) of') && l.includes('giant-output.jsonl'))).toHaveLength(1);
+  }, 30_000);
+});
+
 describe('the index on disk', () => {
   it('is built again when deleted, and when unreadable, saying so in one log line', async () => {
     await kernel.close();
