@@ -1,14 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureCorpus } from './corpus';
 import { measureLatency } from './latency';
+import { newestSessionKeys } from './newest-sessions';
+import { ensureRealCorpus } from './real-corpus';
 
-// `npm run bench -- --mb 1024 --files 1000 --runs 3`: the figures in docs/performance.md.
-// Each index run is a fresh process, so one run's heap never helps the next; JSON.parse's own
-// throughput is measured in the same run, beside each figure, because machines differ.
+// `npm run bench -- --mb 1024 --files 1000 --runs 3 --corpus both --workers 0,2`: the figures
+// in docs/performance.md, one table per corpus (Loom's synthetic one, and copies of the real
+// fixtures). Each measurement is a fresh process, so one run's heap never helps the next; the
+// baseline (one thread's read + split + JSON.parse of every line) is measured in the same run,
+// beside each figure, because machines differ.
 
 const { values } = parseArgs({
   options: {
@@ -16,29 +20,42 @@ const { values } = parseArgs({
     files: { type: 'string', default: '1000' },
     runs: { type: 'string', default: '3' },
     appends: { type: 'string', default: '200' },
+    corpus: { type: 'string', default: 'both' },
+    workers: { type: 'string', default: '0,2' },
   },
 });
 const bytes = Number(values.mb) * 1024 * 1024;
 const runs = Number(values.runs);
+const workerCounts = values.workers.split(',').map(Number);
+const corpora = values.corpus === 'both' ? ['synthetic', 'real'] : [values.corpus];
+if (corpora.some((c) => c !== 'synthetic' && c !== 'real')) throw new Error(`--corpus ${values.corpus}: one of synthetic, real, both`);
 const here = import.meta.dirname;
+/** how many of the newest sessions make the first screen; more are asked for, as some files list none */
+const FIRST_SCREEN_CANDIDATES = 100;
 
-/** What parse-baseline.ts prints: reading, splitting and parsing the corpus, and JSON.parse alone on a sample. */
+/** What parse-baseline.ts prints: reading, splitting and parsing the corpus. */
 interface ParseRun {
   ms: number;
   bytes: number;
-  lines: number;
-  parseOnlyMs: number;
-  sampleBytes: number;
 }
 
-/** What cold-index.ts prints: one index of the corpus, cold or from a cache. */
+/** What cold-index.ts prints: one index of the corpus, cold or from a cache, timed from the process's start. */
 interface IndexRun {
   ms: number;
+  importsMs: number;
   bytes: number;
   files: number;
   fromCache: number;
-  sessionCount: number;
   maxRssMB: number;
+  /** the index workers the kernel says it used; null while it has none to report */
+  workers: number | null;
+}
+
+/** What first-sessions.ts prints: when the newest sessions were listed, and when indexing was done. */
+interface FirstScreen {
+  firstMs: number;
+  doneMs: number;
+  sessions: number;
 }
 
 /** Runs a bench script in its own process; its last line of output is its JSON result. */
@@ -51,30 +68,81 @@ const mbps = (r: { bytes: number; ms: number }) => r.bytes / 1024 / 1024 / (r.ms
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const f = (n: number, d = 0) => n.toFixed(d);
+const seconds = (ms: number) => `${f(ms / 1000, 2)} s`;
+const machine = () =>
+  `load average ${loadavg()
+    .map((l) => f(l, 2))
+    .join(' ')}, ${availableParallelism()} cores`;
+const workersLabel = (n: number) => (n === 0 ? 'one thread' : `${n} workers`);
 
-console.log(`corpus: ${values.mb} MB in ${values.files} files`);
-const root = await ensureCorpus(bytes, Number(values.files));
+/** Whether the kernel runs index workers at all: asked for two on an empty tree, does it say it used them? */
+function kernelHasWorkers(): boolean {
+  const empty = mkdtempSync(join(tmpdir(), 'loom-bench-empty-'));
+  try {
+    return child<IndexRun>('cold-index.ts', [empty, '', '--workers', '2']).workers !== null;
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+}
 
-const rows: string[] = [];
-for (let run = 1; run <= runs; run++) {
-  const parse = child<ParseRun>('parse-baseline.ts', [root]);
+/** One row: every figure of one run over one corpus. */
+async function measureRun(
+  run: number,
+  root: string,
+  candidates: string,
+  hasWorkers: boolean,
+): Promise<{ row: string; bytes: number; files: number; importsMs: number }> {
+  const load = f(loadavg()[0], 2);
+  const baseline = mbps(child<ParseRun>('parse-baseline.ts', [root]));
   const cold = child<IndexRun>('cold-index.ts', [root, '']);
+  const ratio = (r: IndexRun) => `${f(mbps(r))} (${f(mbps(r) / baseline, 2)})`;
+  // a run asking for workers means nothing until the kernel has them (cold-index.ts)
+  const byWorkers = workerCounts.map((n) => (n === 0 || hasWorkers ? ratio(child<IndexRun>('cold-index.ts', [root, '', '--workers', String(n)])) : 'n/a'));
+  const first = child<FirstScreen>('first-sessions.ts', [root, candidates]);
   const stateDir = mkdtempSync(join(tmpdir(), 'loom-bench-state-'));
   const cache = join(stateDir, 'index-cache.json');
   child<IndexRun>('cold-index.ts', [root, cache]);
   const warm = child<IndexRun>('cold-index.ts', [root, cache]);
   rmSync(stateDir, { recursive: true, force: true });
-  const parseOnly = mbps({ bytes: parse.sampleBytes, ms: parse.parseOnlyMs });
-  rows.push(
-    `| ${run} | ${f(parseOnly)} | ${f(mbps(parse))} | ${f(mbps(cold))} | ${f(mbps(cold) / mbps(parse), 2)} | ${f(cold.maxRssMB)} | ${f(warm.ms)} ms (${warm.fromCache}/${warm.files} from cache) |`,
-  );
-  console.log(rows[rows.length - 1]);
+  const latencies = await measureLatency(Number(values.appends), 20);
+  const p50 = median(latencies);
+  const p99 = pct(latencies, 99);
+  const cells = [
+    `${run} (load ${load})`,
+    f(baseline),
+    ratio(cold),
+    ...byWorkers,
+    f(cold.maxRssMB),
+    `${seconds(first.firstMs)}${first.sessions < 50 ? ` (${first.sessions} sessions)` : ''}; done ${seconds(first.doneMs)}`,
+    `${seconds(warm.ms)} (${seconds(warm.ms - warm.importsMs)} after imports), ${warm.fromCache}/${warm.files} from cache`,
+    `${f(p50, 1)} / ${f(p99, 1)}${p50 > 10 || p99 > 50 ? ' (over 10 / 50)' : ''}`,
+  ];
+  return { row: `| ${cells.join(' | ')} |`, bytes: cold.bytes, files: cold.files, importsMs: cold.importsMs };
 }
 
-const latencies = await measureLatency(Number(values.appends), 20);
-console.log('\n| run | JSON.parse alone MB/s | read + split + JSON.parse MB/s | cold index MB/s | index ÷ read+parse | cold peak RSS MB | warm restart |');
-console.log('|---|---:|---:|---:|---:|---:|---|');
-for (const row of rows) console.log(row);
-console.log(
-  `\nappend → subscriber over ${latencies.length} appends: p50 ${f(median(latencies), 1)} ms, p99 ${f(pct(latencies, 99), 1)} ms, max ${f(Math.max(...latencies), 1)} ms`,
-);
+const hasWorkers = kernelHasWorkers();
+for (const corpus of corpora) {
+  const root = corpus === 'synthetic' ? await ensureCorpus(bytes, Number(values.files)) : await ensureRealCorpus(bytes);
+  const candidates = join(mkdtempSync(join(tmpdir(), 'loom-bench-newest-')), 'candidates.json');
+  writeFileSync(candidates, JSON.stringify(await newestSessionKeys(root, FIRST_SCREEN_CANDIDATES)));
+  const name = corpus === 'synthetic' ? 'synthetic corpus (demo/ generator)' : 'real-transcript corpus (the fixtures copied, ids rewritten)';
+  console.log(`\n${name}: ${root}\nat the start: ${machine()}`);
+  const rows: string[] = [];
+  const imports: string[] = [];
+  let size = '';
+  for (let run = 1; run <= runs; run++) {
+    const measured = await measureRun(run, root, candidates, hasWorkers);
+    rows.push(measured.row);
+    imports.push(seconds(measured.importsMs));
+    size = `${f(measured.bytes / 1024 / 1024)} MB in ${measured.files} files`;
+    console.log(measured.row);
+  }
+  rmSync(join(candidates, '..'), { recursive: true, force: true });
+  console.log(`\n${name}, ${size}; at the end: ${machine()}`);
+  console.log(
+    `\n| run | read + split + JSON.parse MB/s | cold index MB/s, default (÷ baseline) | ${workerCounts.map((n) => `${workersLabel(n)} MB/s (÷)`).join(' | ')} | peak RSS MB | 50 newest sessions listed | warm restart | append → subscriber p50 / p99 ms |`,
+  );
+  console.log(`|---|---:|---:|${workerCounts.map(() => '---:|').join('')}---:|---|---|---|`);
+  for (const row of rows) console.log(row);
+  console.log(`\nOf each default cold index, the time before indexing began (node, tsx, imports): ${imports.join(', ')}.`);
+}
