@@ -12,8 +12,8 @@ import type { TranscriptSession } from './session';
 import { FileTail } from './tail';
 import { realRoot, refusedLink } from './tree-links';
 
-// Finds every transcript under the projects root, reads each once, then follows them as they
-// grow. chokidar finds new files; appends are signalled by an fs.watch on each file, because
+// Finds every transcript under the projects root, reads each once (newest first, announcing each
+// file's sessions as it goes), then follows them as they grow. chokidar finds new files; appends are signalled by an fs.watch on each file, because
 // chokidar throttles change events and drops one whose mtime did not move (two writes in one
 // clock tick). Every signal reads to the end of the file and a trailing re-read runs shortly
 // after the last one: no line of a burst is left unread, and offsets make a second read of
@@ -40,6 +40,14 @@ interface TrackedFile {
   reading: Promise<void> | null;
   again: boolean;
   timer: NodeJS.Timeout | null;
+}
+
+/** A transcript file on disk at start. */
+interface FoundFile {
+  path: string;
+  size: number;
+  ino: number;
+  mtimeMs: number;
 }
 
 export interface TrackerOptions {
@@ -97,8 +105,10 @@ export class TranscriptTracker {
     const unchanged = this.restoreCache(found, archived);
     for (const path of archived) {
       this.track(path, true);
-      found.push({ path, size: this.options.archive!.archivedTo(this.nameOf(path)), ino: 0 });
+      found.push({ path, size: this.options.archive!.archivedTo(this.nameOf(path)), ino: 0, mtimeMs: 0 });
     }
+    // newest first: the sessions people open first are listed first, while the rest is read
+    found.sort((a, b) => b.mtimeMs - a.mtimeMs);
     this.progress.filesTotal = found.length;
     this.progress.bytesTotal = found.reduce((sum, f) => sum + f.size, 0);
     onProgress?.(this.progress);
@@ -394,7 +404,7 @@ export class TranscriptTracker {
   }
 
   /** Takes back what the cache knew; returns the files that have not changed since. */
-  private restoreCache(found: { path: string; size: number; ino: number }[], archived: string[]): Set<string> {
+  private restoreCache(found: FoundFile[], archived: string[]): Set<string> {
     const unchanged = new Set<string>();
     if (!this.options.cacheFile) return unchanged;
     const cache = loadIndexCache(this.options.cacheFile, this.root, this.options.log);
@@ -453,7 +463,7 @@ export class TranscriptTracker {
     return false;
   }
 
-  private async discover(): Promise<{ path: string; size: number; ino: number }[]> {
+  private async discover(): Promise<FoundFile[]> {
     let entries: Dirent[];
     try {
       entries = await readdir(this.root, { recursive: true, withFileTypes: true });
@@ -461,14 +471,14 @@ export class TranscriptTracker {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;
     }
-    const found: { path: string; size: number; ino: number }[] = [];
+    const found: FoundFile[] = [];
     for (const entry of entries) {
       const path = join(entry.parentPath, entry.name);
       // every link is judged (and a refused one logged) here, transcript-named or not
       if (entry.isSymbolicLink() ? !this.mayRead(path) : !entry.isFile()) continue;
       if (!entry.name.endsWith('.jsonl') || !placeOf(this.root, path)) continue;
       const info = await stat(path).catch(() => null);
-      if (info) found.push({ path, size: info.size, ino: info.ino });
+      if (info) found.push({ path, size: info.size, ino: info.ino, mtimeMs: info.mtimeMs });
     }
     return found;
   }
