@@ -29,7 +29,7 @@ beforeAll(() => {
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
     if (entry.isFile()) utimesSync(join(entry.parentPath, entry.name), now - 86_400, now - 86_400);
   }
-  mainFiles.forEach((file, i) => utimesSync(file, now - i * 60, now - i * 60));
+  for (const [i, file] of mainFiles.entries()) utimesSync(file, now - i * 60, now - i * 60);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
