@@ -1,5 +1,6 @@
 import { StoredGoals } from '../goals/stored-goals';
 import type { FileRole, SessionSummary } from '../model/types';
+import type { LedgerStore } from '../usage/ledger-store';
 import type { CacheContents, IndexCache } from './index-cache';
 import type { TranscriptPlace } from './paths';
 import { type GraphRecord, type OtherRecord, parseLine, type TranscriptRecord } from './record';
@@ -34,6 +35,8 @@ export class SessionCatalog {
   /** transcript path → the sessions with lines in it (a main session and its inline subagents) */
   private readonly byFile = new Map<string, Set<TranscriptSession>>();
   private lastUsed: string | null = null;
+  /** where sleeping sessions' usage rows are kept (beside the index cache); in memory without one */
+  private ledgers: LedgerStore | null = null;
 
   constructor(
     readonly host: string,
@@ -41,6 +44,11 @@ export class SessionCatalog {
     /** the session key of a Claude Code session id: its `loom run` session, else itself */
     readonly keyOf: (sessionId: string) => string = (id) => id,
   ) {}
+
+  /** Keeps sleeping sessions' usage rows in this store from now on. */
+  keepLedgersIn(store: LedgerStore): void {
+    this.ledgers = store;
+  }
 
   get(key: string): TranscriptSession | undefined {
     return this.sessions.get(key);
@@ -190,6 +198,10 @@ export class SessionCatalog {
       const session = this.sessions.get(key);
       if (!session || session.waking || this.pins.has(key) || keep.includes(session)) continue;
       session.sleep(this.nameOf(session));
+      if (this.ledgers) {
+        session.usage.spill(this.ledgers);
+        session.subagentUsage.spill(this.ledgers);
+      }
       if (!session.parentKey) for (const f of session.files.keys()) this.sidechains.delete(f);
       this.awake.delete(key);
       if (this.lastUsed === key) this.lastUsed = null;
@@ -249,10 +261,11 @@ export class SessionCatalog {
   }
 
   /** Everything the index cache keeps of the sessions, one session at a time. */
-  snapshot(): Pick<CacheContents, 'sessions' | 'summaries'> {
+  snapshot(ledgers: LedgerStore): Pick<CacheContents, 'sessions' | 'summaries'> {
     const sessions = [...this.sessions.values()];
+    ledgers.compact(sessions.flatMap((s) => [s.usage.storedRows(), s.subagentUsage.storedRows()]).filter((r) => r !== null));
     const cached = function* (this: SessionCatalog): Generator<CachedSession> {
-      for (const s of sessions) if (!s.waking) yield encodeSession(s, s.sleeping ?? this.awakeFacts(s));
+      for (const s of sessions) if (!s.waking) yield encodeSession(s, s.sleeping ?? this.awakeFacts(s), ledgers);
     }.call(this);
     const summaries = Object.fromEntries([...this.summaries].map(([project, map]) => [project, [...map]]));
     return { sessions: cached, summaries };
@@ -266,11 +279,11 @@ export class SessionCatalog {
   }
 
   /** Brings back sessions from the index cache, asleep. */
-  restore(cache: Pick<IndexCache, 'sessions' | 'summaries'>): void {
+  restore(cache: Pick<IndexCache, 'sessions' | 'summaries'>, ledgers: LedgerStore): void {
     for (const [project, pairs] of Object.entries(cache.summaries)) this.summaries.set(project, new Map(pairs));
     for (const c of cache.sessions) {
       const s = this.ensure(c.key, c.project);
-      Object.assign(s, decodeSession(c));
+      Object.assign(s, decodeSession(c, ledgers));
       for (const f of c.files) {
         s.files.set(f.path, f);
         this.indexFile(s, f.path);

@@ -7,7 +7,7 @@ import { CachedSession } from './session-codec';
 // each session. A restart with nothing changed reads this instead of every transcript; a file
 // that grew is read from where it was left, and its sessions wake on demand.
 
-const CACHE_FORMAT = 9;
+const CACHE_FORMAT = 10;
 
 const Header = z.object({ format: z.number(), loom: z.string(), root: z.string() });
 
@@ -16,12 +16,17 @@ const IndexCache = z.object({
   loom: z.string(),
   root: z.string(),
   files: z.array(z.object({ path: z.string(), offset: z.number(), lines: z.number(), ino: z.number() })),
+  /** the id of the usage file beside the cache (LedgerStore) its sessions' usage rows are in */
+  ledgers: z.string(),
   sessions: z.array(CachedSession),
   /** per project: summary leafUuid → text, in the order they were read */
   summaries: z.record(z.string(), z.array(z.tuple([z.string(), z.string()]))),
 });
 
 export type IndexCache = z.infer<typeof IndexCache>;
+
+/** Where sleeping sessions' usage rows are kept: beside the cache (`index-cache.json` → `index-cache.usage`). */
+export const usageFileOf = (cacheFile: string): string => `${cacheFile.replace(/\.json$/, '')}.usage`;
 /**
  * The cache for this projects root, or null when there is none, it is for another root or
  * another Loom version (the index format may differ), or it is unreadable (then moved aside).
@@ -50,6 +55,7 @@ export function loadIndexCache(path: string, root: string, log: (m: string) => v
 export interface CacheContents {
   root: string;
   files: IndexCache['files'];
+  ledgers: string;
   summaries: IndexCache['summaries'];
   sessions: Iterable<CachedSession>;
 }
@@ -57,7 +63,7 @@ export interface CacheContents {
 /** Writes the cache one session at a time: at a gigabyte of transcripts it is tens of megabytes. */
 export function saveIndexCache(path: string, cache: CacheContents): void {
   function* parts(): Generator<string> {
-    const head = { format: CACHE_FORMAT, loom: VERSION, root: cache.root, files: cache.files, summaries: cache.summaries };
+    const head = { format: CACHE_FORMAT, loom: VERSION, root: cache.root, files: cache.files, ledgers: cache.ledgers, summaries: cache.summaries };
     yield `${JSON.stringify(head).slice(0, -1)},"sessions":[`;
     let first = true;
     for (const session of cache.sessions) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { StoredGoals } from '../goals/stored-goals';
 import { MessageLedger } from '../usage/ledger';
+import type { LedgerStore } from '../usage/ledger-store';
 import type { SleepFacts, TranscriptSession } from './session';
 
 // What a session keeps across a restart, in one place: the index cache's shape of it
@@ -17,8 +18,8 @@ const TranscriptFile = z.object({
   archived: z.boolean().default(false),
 });
 
-/** a MessageLedger packed: model names, and the rows as base64 of a Float64Array */
-const PackedLedger = z.object({ models: z.array(z.string().nullable()), data: z.string() });
+/** where a MessageLedger's rows are in the usage file beside the cache (LedgerStore), and its model names */
+const StoredLedger = z.object({ models: z.array(z.string().nullable()), at: z.number(), values: z.number() });
 
 export const CachedSession = z.object({
   key: z.string(),
@@ -37,8 +38,8 @@ export const CachedSession = z.object({
   files: z.array(TranscriptFile),
   /** goals: their JSON, checked when first read (StoredGoals), not at every restart */
   facts: z.object({ atomCount: z.number(), turnCount: z.number(), startedAt: z.number(), name: z.string(), goals: z.string() }),
-  usage: PackedLedger,
-  subagentUsage: PackedLedger,
+  usage: StoredLedger,
+  subagentUsage: StoredLedger,
 });
 export type CachedSession = z.infer<typeof CachedSession>;
 
@@ -61,7 +62,7 @@ type Restored = Pick<
 >;
 
 /** A session as the cache keeps it, with the facts it has asleep (or would have). */
-export function encodeSession(s: TranscriptSession, facts: SleepFacts): CachedSession {
+export function encodeSession(s: TranscriptSession, facts: SleepFacts, ledgers: LedgerStore): CachedSession {
   const { goals, ...rest } = facts;
   return {
     key: s.key,
@@ -79,13 +80,13 @@ export function encodeSession(s: TranscriptSession, facts: SleepFacts): CachedSe
     parseErrors: s.parseErrors,
     files: [...s.files.values()],
     facts: { ...rest, goals: goals.json() },
-    usage: s.usage.pack(),
-    subagentUsage: s.subagentUsage.pack(),
+    usage: s.usage.save(ledgers),
+    subagentUsage: s.subagentUsage.save(ledgers),
   };
 }
 
 /** What a cached session puts back on its session, asleep. */
-export function decodeSession(c: CachedSession): Restored {
+export function decodeSession(c: CachedSession, ledgers: LedgerStore): Restored {
   return {
     cwd: c.cwd,
     gitBranch: c.gitBranch,
@@ -98,7 +99,7 @@ export function decodeSession(c: CachedSession): Restored {
     recordTypes: new Map(Object.entries(c.recordTypes)),
     parseErrors: c.parseErrors,
     sleeping: { ...c.facts, goals: StoredGoals.fromJson(c.facts.goals) },
-    usage: MessageLedger.packed(c.usage),
-    subagentUsage: MessageLedger.packed(c.subagentUsage),
+    usage: MessageLedger.stored(ledgers, c.usage),
+    subagentUsage: MessageLedger.stored(ledgers, c.subagentUsage),
   };
 }

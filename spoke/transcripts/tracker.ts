@@ -4,9 +4,10 @@ import { basename, dirname, join, relative } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import type { TranscriptArchive } from '../archive/transcript-archive';
 import type { IndexingProgress } from '../model/types';
+import { LedgerStore } from '../usage/ledger-store';
 import { ArchivedTail } from './archived-tail';
 import type { FileIngest, SessionCatalog } from './catalog';
-import { loadIndexCache, saveIndexCache } from './index-cache';
+import { loadIndexCache, saveIndexCache, usageFileOf } from './index-cache';
 import { placeOf, type TranscriptPlace } from './paths';
 import type { TranscriptSession } from './session';
 import { FileTail } from './tail';
@@ -69,6 +70,8 @@ export class TranscriptTracker {
   private watcher: FSWatcher | null = null;
   private stopped = false;
   private saveTimer: NodeJS.Timeout | null = null;
+  /** sleeping sessions' usage rows, beside the index cache (none without a cache) */
+  private ledgers: LedgerStore | null = null;
   /** something changed since the cache was last written (a restart with nothing new writes nothing) */
   private cacheStale = true;
   /** the tree's real path, which every link must stay inside */
@@ -137,6 +140,8 @@ export class TranscriptTracker {
     for (const file of this.files.values()) file.watcher?.close();
     await Promise.all([...this.files.values()].map((f) => f.reading));
     if (this.progress.done && this.cacheStale) this.saveCache();
+    this.ledgers?.close();
+    this.ledgers = null;
   }
 
   /** Every transcript file followed, on disk or in Loom's copy. */
@@ -408,8 +413,18 @@ export class TranscriptTracker {
     const unchanged = new Set<string>();
     if (!this.options.cacheFile) return unchanged;
     const cache = loadIndexCache(this.options.cacheFile, this.root, this.options.log);
-    if (!cache) return unchanged;
-    this.catalog.restore(cache);
+    const usageFile = usageFileOf(this.options.cacheFile);
+    const ledgers = cache && LedgerStore.reopen(usageFile, cache.ledgers);
+    if (cache && !ledgers) this.options.log(`the usage file ${usageFile} is missing or not the index cache's; indexing from the transcripts`);
+    try {
+      this.ledgers = ledgers ?? LedgerStore.create(usageFile);
+    } catch (err) {
+      this.options.log(`no index cache this run: the usage file ${usageFile} cannot be written (${(err as Error).message})`);
+      return unchanged;
+    }
+    this.catalog.keepLedgersIn(this.ledgers);
+    if (!cache || !ledgers) return unchanged;
+    this.catalog.restore(cache, ledgers);
     this.cacheStale = false;
     const onDisk = new Map(found.map((f) => [f.path, f]));
     const copies = new Set(archived);
@@ -439,13 +454,15 @@ export class TranscriptTracker {
   }
 
   private saveCache(): void {
-    if (!this.options.cacheFile) return;
+    if (!this.options.cacheFile || !this.ledgers) return;
     try {
       const files = [...this.files.values()].flatMap((f) => {
         const state = f.reading ? null : f.tail.state();
         return state ? [{ path: f.path, ...state }] : [];
       });
-      saveIndexCache(this.options.cacheFile, { root: this.root, files, ...this.catalog.snapshot() });
+      // the snapshot may write the usage file anew, naming it again: the cache names it after
+      const sessions = this.catalog.snapshot(this.ledgers);
+      saveIndexCache(this.options.cacheFile, { root: this.root, files, ledgers: this.ledgers.id, ...sessions });
       this.cacheStale = false;
     } catch (err) {
       this.options.log(`could not save the index cache ${this.options.cacheFile}: ${(err as Error).message}`);

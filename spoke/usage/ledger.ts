@@ -1,10 +1,11 @@
 import type { MessageUsage, Tokens } from '../model/usage';
+import type { LedgerStore, StoredRows } from './ledger-store';
 import { tokenTotal } from './usage';
 
 // Every API message of a session, once, in columns rather than objects: a gigabyte of
-// transcripts holds hundreds of thousands of messages, and each stays in memory for as long as
-// the kernel runs (usage queries need them, asleep or awake). A message is known by a 53-bit
-// hash of its `message.id:requestId` key instead of the 60-character string.
+// transcripts holds hundreds of thousands of messages. A sleeping session's ledger is kept in a
+// LedgerStore on disk and read when a usage question asks. A message is known by a 53-bit hash
+// of its `message.id:requestId` key instead of the 60-character string.
 
 export interface LedgerRow extends Tokens {
   id: number;
@@ -38,76 +39,108 @@ export function keyHash(key: string): number {
   return (a >>> 0) * 0x200000 + ((b >>> 0) >>> 11);
 }
 
+/** A ledger's rows in a LedgerStore, with the model names its rows' model column indexes. */
+export interface StoredLedger extends StoredRows {
+  models: (string | null)[];
+}
+
+const WIDTH = 3 + TOKEN_COLUMNS;
+
 export class MessageLedger {
-  /** rows still packed as the index cache stored them: unpacked when first used */
-  private stored: { models: (string | null)[]; data: string } | null = null;
-  private readonly rows = new Map<number, number>();
+  /** its rows in the store, while they are the same as in memory (or there are none in memory) */
+  private saved: { store: LedgerStore; rows: StoredLedger } | null = null;
+  /** whether the columns below hold the rows; false while they are only in the store */
+  private resident = true;
+  private rows = new Map<number, number>();
   private ids = new Float64Array(16);
   private times = new Float64Array(16);
   private models = new Uint16Array(16);
   private tokens = new Float64Array(16 * TOKEN_COLUMNS);
 
-  /** A ledger from the index cache, unpacked only when something reads or adds to it. */
-  static packed(packed: { models: (string | null)[]; data: string }): MessageLedger {
+  /** A ledger whose rows are in the store: read when something asks, kept in memory only when added to. */
+  static stored(store: LedgerStore, rows: StoredLedger): MessageLedger {
     const ledger = new MessageLedger();
-    ledger.stored = packed;
+    ledger.saved = { store, rows };
+    ledger.resident = false;
     return ledger;
   }
 
   get size(): number {
-    this.unpackStored();
-    return this.rows.size;
+    return this.resident ? this.rows.size : this.saved!.rows.values / WIDTH;
   }
 
   /** Adds a copy of a message; of two copies the one with the larger total counts. */
   add(message: MessageUsage): void {
-    this.unpackStored();
+    this.load();
+    this.saved = null;
     this.put(keyHash(message.key), message.t, message.model, message);
   }
 
   *entries(): IterableIterator<LedgerRow> {
-    this.unpackStored();
-    for (const row of this.rows.values()) yield this.row(row);
+    if (this.resident) {
+      for (const row of this.rows.values()) yield this.row(row);
+      return;
+    }
+    const { store, rows } = this.saved!;
+    const values = store.read(rows);
+    for (let k = 0; k + WIDTH <= values.length; k += WIDTH) yield unpackRow(values, k, rows.models);
   }
 
-  /** The ledger as one compact string, for the index cache. */
-  pack(): { models: (string | null)[]; data: string } {
-    if (this.stored) return this.stored;
-    const n = this.rows.size;
-    const used = [...new Set([...this.rows.values()].map((r) => this.models[r]))];
-    const local = new Map(used.map((m, i) => [m, i]));
-    const out = new Float64Array(n * (3 + TOKEN_COLUMNS));
+  /** Where its rows are in the store (written there now if they changed): what the index cache keeps. */
+  save(store: LedgerStore): StoredLedger {
+    if (this.saved?.store !== store) this.saved = { store, rows: { ...this.packed(store), models: this.usedModels() } };
+    return this.saved.rows;
+  }
+
+  /** Its rows are kept in the store only, until something adds to them (a session fell asleep). */
+  spill(store: LedgerStore): void {
+    this.save(store);
+    this.resident = false;
+    this.rows = new Map();
+    this.ids = new Float64Array(0);
+    this.times = new Float64Array(0);
+    this.models = new Uint16Array(0);
+    this.tokens = new Float64Array(0);
+  }
+
+  /** The rows in the store, when it holds them (a store being compacted moves them). */
+  storedRows(): StoredLedger | null {
+    return this.saved?.rows ?? null;
+  }
+
+  private usedModels(): (string | null)[] {
+    return [...new Set([...this.rows.values()].map((r) => MODELS[this.models[r]]))];
+  }
+
+  /** The rows as float64s, WIDTH per message, written to the ledger's store. */
+  private packed(store: LedgerStore): StoredRows {
+    const local = new Map(this.usedModels().map((m, i) => [m, i]));
+    const out = new Float64Array(this.rows.size * WIDTH);
     let k = 0;
     for (const r of this.rows.values()) {
       out[k++] = this.ids[r];
       out[k++] = this.times[r];
-      out[k++] = local.get(this.models[r])!;
+      out[k++] = local.get(MODELS[this.models[r]])!;
       for (let c = 0; c < TOKEN_COLUMNS; c++) out[k++] = this.tokens[r * TOKEN_COLUMNS + c];
     }
-    return { models: used.map((m) => MODELS[m]), data: Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString('base64') };
+    return out.length === 0 ? { at: 0, values: 0 } : store.append(out);
   }
 
-  private unpackStored(): void {
-    if (!this.stored) return;
-    const packed = this.stored;
-    this.stored = null;
-    this.fill(packed);
-  }
-
-  private fill(packed: { models: (string | null)[]; data: string }): void {
-    const bytes = Buffer.from(packed.data, 'base64');
-    const values = new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-    const width = 3 + TOKEN_COLUMNS;
-    const n = Math.floor(values.length / width);
-    const models = packed.models.map(modelIndex);
-    // Straight into the columns, without an object per message.
+  /** Reads the rows back from the store into the columns, before they change. */
+  private load(): void {
+    if (this.resident) return;
+    this.resident = true;
+    const { store, rows } = this.saved!;
+    const values = store.read(rows);
+    const models = rows.models.map(modelIndex);
+    const n = Math.floor(values.length / WIDTH);
     this.grow(n);
-    for (let row = 0, k = 0; row < n; row++, k += width) {
+    for (let row = 0, k = 0; row < n; row++, k += WIDTH) {
       this.rows.set(values[k], row);
       this.ids[row] = values[k];
       this.times[row] = values[k + 1];
       this.models[row] = models[values[k + 2]] ?? 0;
-      this.tokens.set(values.subarray(k + 3, k + width), row * TOKEN_COLUMNS);
+      this.tokens.set(values.subarray(k + 3, k + WIDTH), row * TOKEN_COLUMNS);
     }
   }
 
@@ -166,4 +199,19 @@ export class MessageLedger {
     this.models = resize(this.models, capacity);
     this.tokens = resize(this.tokens, capacity * TOKEN_COLUMNS);
   }
+}
+
+/** One stored row as a LedgerRow (`models` names the row's model index). */
+function unpackRow(values: Float64Array, k: number, models: (string | null)[]): LedgerRow {
+  return {
+    id: values[k],
+    t: values[k + 1],
+    model: models[values[k + 2]] ?? null,
+    input: values[k + 3],
+    output: values[k + 4],
+    cacheWrite: values[k + 5],
+    cacheWrite5m: values[k + 6],
+    cacheWrite1h: values[k + 7],
+    cacheRead: values[k + 8],
+  };
 }
