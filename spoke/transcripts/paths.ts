@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 // Where Claude Code keeps transcripts, and what a file's place in that tree says about it.
 
@@ -30,5 +30,28 @@ export function placeOf(root: string, file: string): TranscriptPlace | null {
   if (parts.length === 4 && parts[2] === 'subagents') {
     return { role: 'subagent', project, fsid, sessionKey: fsid, parentKey: basename(dirname(dirname(file))) };
   }
+  return null;
+}
+
+/**
+ * How a directory of the tree is watched: those that hold transcripts (the root's projects, a
+ * session's `subagents/`) and the root always; a session's folder, which holds none itself,
+ * while the session is active (to see its `subagents/` appear); nothing else holds transcripts.
+ */
+export function dirWatchOf(root: string, dir: string): 'always' | 'while-active' | null {
+  const rel = relative(root, dir);
+  if (rel === '') return 'always';
+  const parts = rel.split(sep);
+  if (parts[0] === '..' || isAbsolute(rel)) return null;
+  if (parts.length === 1) return 'always';
+  if (parts.length === 2) return 'while-active';
+  return parts.length === 3 && parts[2] === 'subagents' ? 'always' : null;
+}
+
+/** The folder of the session a transcript belongs to (`<project>/<session>/`, where its subagents live), or null for the older layout. */
+export function sessionFolderOf(root: string, file: string): string | null {
+  const place = placeOf(root, file);
+  if (place?.role === 'main') return join(dirname(file), place.fsid);
+  if (place?.parentKey) return dirname(dirname(file));
   return null;
 }

@@ -1,24 +1,25 @@
-import { type Dirent, existsSync, type FSWatcher as FileWatcher, watch as watchFile } from 'node:fs';
+import { type Dirent, existsSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
-import { type FSWatcher, watch } from 'chokidar';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import type { TranscriptArchive } from '../archive/transcript-archive';
 import type { IndexingProgress } from '../model/types';
 import { LedgerStore } from '../usage/ledger-store';
 import { ArchivedTail } from './archived-tail';
 import type { FileIngest, SessionCatalog } from './catalog';
 import { loadIndexCache, saveIndexCache, usageFileOf } from './index-cache';
-import { placeOf, type TranscriptPlace } from './paths';
+import { dirWatchOf, placeOf, sessionFolderOf, type TranscriptPlace } from './paths';
 import type { TranscriptSession } from './session';
 import { FileTail } from './tail';
 import { realRoot, refusedLink } from './tree-links';
+import { TreeWatcher } from './tree-watcher';
 
 // Finds every transcript under the projects root, reads each once (newest first, announcing each
-// file's sessions as it goes), then follows them as they grow. chokidar finds new files; appends are signalled by an fs.watch on each file, because
-// chokidar throttles change events and drops one whose mtime did not move (two writes in one
-// clock tick). Every signal reads to the end of the file and a trailing re-read runs shortly
-// after the last one: no line of a burst is left unread, and offsets make a second read of
-// the same bytes a no-op.
+// file's sessions as it goes), then follows them as they grow. A TreeWatcher signals new, written
+// and deleted files from watches on the directories that hold them (the projects, each session's
+// subagents/) and on the folders of sessions active in the last day (to see a subagents/ appear),
+// never one per file. Every signal reads to the end of the file and a trailing re-read runs
+// shortly after the last one: no line of a burst is left unread, and offsets make a second read
+// of the same bytes a no-op.
 //
 // With an index cache, a restart reads only what changed: files come back at the offset they
 // were read to and their sessions come back asleep; any file that grew wakes its sessions
@@ -29,6 +30,8 @@ import { realRoot, refusedLink } from './tree-links';
 
 const TRAILING_RECHECK_MS = 80;
 const CACHE_SAVE_DELAY_MS = 30_000;
+/** a session's folder is watched (for a subagents/ to appear) while the session was written in the last day */
+const SESSION_ACTIVE_MS = 24 * 60 * 60 * 1000;
 
 interface TrackedFile {
   path: string;
@@ -36,7 +39,6 @@ interface TrackedFile {
   tail: FileTail;
   /** gone from disk: read from Loom's copy */
   archived: boolean;
-  watcher: FileWatcher | null;
   ingest: FileIngest | null;
   reading: Promise<void> | null;
   again: boolean;
@@ -67,7 +69,7 @@ export interface TrackerOptions {
 export class TranscriptTracker {
   readonly progress: IndexingProgress = { filesDone: 0, filesFromCache: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, done: false };
   private readonly files = new Map<string, TrackedFile>();
-  private watcher: FSWatcher | null = null;
+  private readonly tree: TreeWatcher;
   private stopped = false;
   private saveTimer: NodeJS.Timeout | null = null;
   /** sleeping sessions' usage rows, beside the index cache (none without a cache) */
@@ -85,22 +87,22 @@ export class TranscriptTracker {
     private readonly options: TrackerOptions,
   ) {
     this.treeRoot = realRoot(root);
+    this.tree = new TreeWatcher(root, {
+      watchOf: (dir) => dirWatchOf(root, dir),
+      activeAtStart: (folder) => writtenSince(`${folder}.jsonl`, Date.now() - SESSION_ACTIVE_MS),
+      wantFile: (path) => placeOf(root, path) !== null,
+      mayFollowLink: (path) => this.mayRead(path),
+      changed: (path) => this.signal(path),
+      gone: (path, directory) => (directory ? this.forgetUnder(path) : this.forget(path)),
+      log: options.log,
+      activeMs: SESSION_ACTIVE_MS,
+    });
   }
 
   /** Starts watching, then reads every existing file once. Resolves when the first index is done. */
   async start(onProgress?: (p: IndexingProgress) => void): Promise<void> {
-    this.watcher = watch(this.root, {
-      ignoreInitial: true,
-      // links are judged here (refusedLink), never walked by chokidar: one out of the tree or
-      // into a loop cost thousands of ELOOP errors and seconds of CPU
-      followSymlinks: false,
-      ignored: (path, stats) => !!stats?.isFile() && !path.endsWith('.jsonl'),
-    });
-    this.watcher.on('add', (path) => this.signal(path));
-    this.watcher.on('change', (path) => this.signal(path));
-    this.watcher.on('unlink', (path) => this.forget(path));
-    this.watcher.on('error', (err) => this.options.log(`watching ${this.root}: ${(err as Error).message}`));
-    await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
+    // watched before the files are listed: a file written meanwhile is signalled, never missed
+    await this.tree.start();
 
     const found = [...(await this.discover())];
     const onDisk = new Set(found.map((f) => f.path));
@@ -136,8 +138,7 @@ export class TranscriptTracker {
     this.stopped = true;
     for (const file of this.files.values()) if (file.timer) clearTimeout(file.timer);
     if (this.saveTimer) clearTimeout(this.saveTimer);
-    await this.watcher?.close();
-    for (const file of this.files.values()) file.watcher?.close();
+    this.tree.close();
     await Promise.all([...this.files.values()].map((f) => f.reading));
     if (this.progress.done && this.cacheStale) this.saveCache();
     this.ledgers?.close();
@@ -215,8 +216,6 @@ export class TranscriptTracker {
     if (copied < file.tail.offset) {
       this.options.log(`${file.path} was deleted before Loom copied its last ${file.tail.offset - copied} bytes; the lines in them can no longer be opened`);
     }
-    file.watcher?.close();
-    file.watcher = null;
     const state = file.tail.state();
     file.tail = this.copyTail(file.path);
     if (state) file.tail.resume(state);
@@ -246,6 +245,9 @@ export class TranscriptTracker {
     if (known?.archived && existsSync(path)) this.forgetWhole(path);
     const file = this.track(path);
     if (!file || this.stopped) return;
+    // a written session is active: its folder is watched, for a subagents/ to appear
+    const folder = sessionFolderOf(this.root, path);
+    if (folder) this.tree.activate(folder);
     void this.pump(path);
     if (file.timer) clearTimeout(file.timer);
     file.timer = setTimeout(() => {
@@ -282,31 +284,9 @@ export class TranscriptTracker {
     const place = this.placeFor(path);
     if (!place || (!archived && !this.mayRead(path))) return null;
     const tail = archived ? this.copyTail(path) : new FileTail(path);
-    file = { path, place, tail, archived, watcher: null, ingest: null, reading: null, again: false, timer: null };
+    file = { path, place, tail, archived, ingest: null, reading: null, again: false, timer: null };
     this.files.set(path, file);
-    if (!archived && !this.stopped) this.watchAppends(file);
     return file;
-  }
-
-  /** One fs.watch per file; a rename (the file replaced) watches the new file at the path. */
-  private watchAppends(file: TrackedFile): void {
-    try {
-      file.watcher = watchFile(file.path, { persistent: false }, (event) => {
-        if (event === 'rename') {
-          file.watcher?.close();
-          file.watcher = null;
-          if (this.files.get(file.path) === file && !this.stopped) this.watchAppends(file);
-        }
-        this.signal(file.path);
-      });
-      file.watcher.on('error', () => {
-        file.watcher?.close();
-        file.watcher = null;
-      });
-    } catch {
-      // The file is gone already; chokidar reports it if it comes back.
-      file.watcher = null;
-    }
   }
 
   private forgetWhole(path: string): void {
@@ -320,10 +300,14 @@ export class TranscriptTracker {
     if (file.timer) clearTimeout(file.timer);
     if (file.archived) return;
     if (this.options.archive?.has(this.nameOf(path))) return this.followCopy(file);
-    file.watcher?.close();
     this.files.delete(path);
     this.catalog.forgetFile(path);
     this.announce();
+  }
+
+  /** A directory gone (deleted, or moved out of the tree): every file under it, as if each were deleted. */
+  private forgetUnder(dir: string): void {
+    for (const path of [...this.files.keys()]) if (path.startsWith(dir + sep)) this.forget(path);
   }
 
   /** One reader per file at a time; a signal during a read makes the reader go round again. */
@@ -498,5 +482,13 @@ export class TranscriptTracker {
       if (info) found.push({ path, size: info.size, ino: info.ino, mtimeMs: info.mtimeMs });
     }
     return found;
+  }
+}
+
+function writtenSince(path: string, since: number): boolean {
+  try {
+    return statSync(path).mtimeMs >= since;
+  } catch {
+    return false;
   }
 }

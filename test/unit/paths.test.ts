@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultProjectsRoot, placeOf } from '../../spoke/transcripts/paths';
+import { defaultProjectsRoot, dirWatchOf, placeOf, sessionFolderOf } from '../../spoke/transcripts/paths';
 
 describe('where transcripts live', () => {
   it('reads ~/.claude/projects unless CLAUDE_CONFIG_DIR moves Claude Code elsewhere', () => {
@@ -24,5 +24,24 @@ describe('where transcripts live', () => {
     expect(placeOf(root, '/p/stray.jsonl')).toBeNull();
     expect(placeOf(root, '/p/-proj/abc/tool-results/x.jsonl')).toBeNull();
     expect(placeOf(root, '/elsewhere/-proj/abc.jsonl')).toBeNull();
+  });
+
+  it('watches the directories that hold transcripts always, a session folder while it is active, and nothing else', () => {
+    const root = '/p';
+    expect(dirWatchOf(root, '/p')).toBe('always');
+    expect(dirWatchOf(root, '/p/-proj')).toBe('always');
+    expect(dirWatchOf(root, '/p/-proj/abc')).toBe('while-active');
+    expect(dirWatchOf(root, '/p/-proj/abc/subagents')).toBe('always');
+    expect(dirWatchOf(root, '/p/-proj/abc/tool-results')).toBeNull();
+    expect(dirWatchOf(root, '/p/-proj/abc/subagents/deeper')).toBeNull();
+    expect(dirWatchOf(root, '/elsewhere')).toBeNull();
+  });
+
+  it("names a session's folder from its transcript or a subagent's, and none in the older layout", () => {
+    const root = '/p';
+    expect(sessionFolderOf(root, '/p/-proj/abc.jsonl')).toBe('/p/-proj/abc');
+    expect(sessionFolderOf(root, '/p/-proj/abc/subagents/agent-1f.jsonl')).toBe('/p/-proj/abc');
+    expect(sessionFolderOf(root, '/p/-proj/agent-1f.jsonl')).toBeNull();
+    expect(sessionFolderOf(root, '/p/-proj/notes.txt')).toBeNull();
   });
 });
