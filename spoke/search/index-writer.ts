@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { jsonOrNull } from '../model/json';
-import { FileTail, type Line } from '../transcripts/tail';
+import { FileTail } from '../transcripts/tail';
 import { type LineFacts, lineFacts } from './searchable-text';
 
 // Brings one transcript's rows in the index up to the file's end: reads only the bytes after what
@@ -20,7 +20,8 @@ interface FileRow {
   dir: string | null;
 }
 
-type Pending = { line: Line; facts: LineFacts };
+/** A line waiting for its batch: where it is, not the line, whose bytes the reader reuses. */
+type Pending = { offset: number; length: number; facts: LineFacts };
 
 export class IndexWriter {
   private readonly fileRow: Database.Statement<[string], FileRow>;
@@ -72,11 +73,11 @@ export class IndexWriter {
       pending = [];
       chars = 0;
       this.db.transaction(() => {
-        for (const { line, facts } of batch) {
+        for (const { offset, length, facts } of batch) {
           for (const [id, name] of facts.calls) this.addCall.run(id, name);
           const s = facts.searchable;
           if (!s) continue;
-          const { lastInsertRowid } = this.addLine.run(row.id, line.offset, line.length, facts.t, facts.uuid);
+          const { lastInsertRowid } = this.addLine.run(row.id, offset, length, facts.t, facts.uuid);
           this.addText.run(lastInsertRowid, s.text, s.thinking, s.tools, s.input, s.output);
         }
         this.saveFile.run(offset, lines, ino, dir, row.id);
@@ -99,7 +100,7 @@ export class IndexWriter {
         if (!facts) return;
         dir ??= facts.cwd;
         for (const [id, name] of facts.calls) recentCalls.set(id, name);
-        pending.push({ line, facts });
+        pending.push({ offset: line.offset, length: line.length, facts });
         const s = facts.searchable;
         if (s) chars += s.text.length + s.thinking.length + s.input.length + s.output.length;
         // the batch ends at the line before the next: its end is this line's end

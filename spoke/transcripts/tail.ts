@@ -4,12 +4,49 @@ import { type FileHandle, open } from 'node:fs/promises';
 // once its newline has arrived (an unfinished last line, even one that ends inside a UTF-8
 // character, waits in `carry`); a file that shrank or was replaced is read again from the start.
 
+/**
+ * One complete line, handed to a sink. Its bytes live in the reader's buffer, which the next
+ * chunk overwrites: they, and `text` if not read yet, are valid only during the sink's `line()`
+ * call; a sink that keeps anything copies it then.
+ */
 export interface Line {
-  text: string;
+  /** holds the line at [start, start + length), without its newline */
+  readonly bytes: Buffer;
+  readonly start: number;
+  /** the line decoded, on first read: only a sink that needs the text pays for it */
+  readonly text: string;
   /** 1-based line number in the file */
-  number: number;
-  offset: number;
-  length: number;
+  readonly number: number;
+  /** where the line starts in the file, and its length, in bytes */
+  readonly offset: number;
+  readonly length: number;
+}
+
+const GONE: Buffer = Buffer.alloc(0);
+
+class ChunkLine implements Line {
+  private decoded: string | null = null;
+
+  constructor(
+    public bytes: Buffer,
+    readonly start: number,
+    readonly length: number,
+    readonly number: number,
+    readonly offset: number,
+  ) {}
+
+  get text(): string {
+    if (this.decoded === null) {
+      if (this.bytes === GONE) throw new Error(`line ${this.number} was read after its sink returned; copy what you keep during line()`);
+      this.decoded = this.bytes.toString('utf8', this.start, this.start + this.length);
+    }
+    return this.decoded;
+  }
+
+  /** The buffer moves on: the line's bytes are no longer its own. */
+  release(): void {
+    this.bytes = GONE;
+  }
 }
 
 export interface TailState {
@@ -117,21 +154,20 @@ export class FileTail {
     let start = 0;
     let nl = buffer.indexOf(NEWLINE, 0);
     while (nl !== -1 && nl < size) {
-      let text: string;
-      let length = nl - start;
+      let line: ChunkLine;
+      this.lines++;
       if (this.carryBytes > 0) {
         this.carry.push(buffer.subarray(start, nl));
         const whole = Buffer.concat(this.carry);
-        text = whole.toString('utf8');
-        length = whole.length;
         this.carry = [];
         this.carryBytes = 0;
+        line = new ChunkLine(whole, 0, whole.length, this.lines, this.offset);
       } else {
-        text = buffer.toString('utf8', start, nl);
+        line = new ChunkLine(buffer, start, nl - start, this.lines, this.offset);
       }
-      this.lines++;
-      sink.line({ text, number: this.lines, offset: this.offset, length });
-      this.offset += length + 1;
+      sink.line(line);
+      line.release();
+      this.offset += line.length + 1;
       start = nl + 1;
       nl = buffer.indexOf(NEWLINE, start);
     }
