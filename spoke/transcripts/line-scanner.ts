@@ -264,9 +264,10 @@ class Scanner {
     const slot = Math.imul(sample ^ length, 0x9e3779b1) >>> (32 - SHARED_BITS);
     const known = shared[slot];
     if (known.length === length) {
-      let i = 0;
-      while (i < length && known.charCodeAt(i) === buf[from + i]) i++;
-      if (i === length) return known;
+      // from the end: ids and times that differ do so there, paths and dates share their start
+      let i = length - 1;
+      while (i >= 0 && known.charCodeAt(i) === buf[from + i]) i--;
+      if (i < 0) return known;
     }
     const fresh = buf.toString('latin1', from, to);
     shared[slot] = fresh;
