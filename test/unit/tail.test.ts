@@ -106,6 +106,17 @@ describe('FileTail', () => {
     expect(() => kept[0].text).toThrow(/after its sink returned/);
   });
 
+  it('reads several files at once, each with read buffers of its own', async () => {
+    const lines = (tag: string) => Array.from({ length: 3000 }, (_, i) => `{"${tag}":${i},"pad":"${tag.repeat(900)}"}`);
+    const files = ['a', 'b', 'c'].map((tag) => {
+      const path = join(dir, `${tag}.jsonl`);
+      writeFileSync(path, `${lines(tag).join('\n')}\n`); // ~2.7 MB: three chunks each
+      return { tag, path, c: collector() };
+    });
+    await Promise.all(files.map(({ path, c }) => new FileTail(path).read(c.sink)));
+    for (const { tag, c } of files) expect(c.lines.map((l) => l.text)).toEqual(lines(tag));
+  });
+
   it('says a missing file is missing instead of throwing', async () => {
     expect(await new FileTail(join(dir, 'gone.jsonl')).read(collector().sink)).toBe('missing');
   });
