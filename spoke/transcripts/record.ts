@@ -1,10 +1,13 @@
 import { bareAtom } from '../model/atom';
-import type { AtomMeta, AtomType, Author, GoalTool } from '../model/types';
+import type { AtomMeta, AtomType, Author } from '../model/types';
 import type { MessageUsage } from '../model/usage';
 import { deriveAuthor, isInterruptLine, isTerminalNote, promptLine } from './author';
 import { arr, type Json, obj, str, time } from './fields';
+import { readGoalTool, taskNumber } from './goal-tools';
+import { scanLine } from './line-scanner';
 import { loomMessageIn } from './loom-marker';
 import type { TranscriptPlace } from './paths';
+import { RECORD_PLAN } from './record-fields';
 import type { Line } from './tail';
 
 // One transcript line, reduced to what the index keeps. Content stays on disk (offset/length)
@@ -20,17 +23,19 @@ export interface LinePlace {
 
 /**
  * One line of a transcript file: the record it holds, a reason it holds none (not JSON, not a
- * record), or null for a blank line.
+ * record), or null for a blank line. The fields the index keeps are read straight from the
+ * line's bytes (line-scanner.ts); a line the scanner is unsure of is parsed whole.
  */
 export function parseLine(line: Line, file: string, place: Pick<TranscriptPlace, 'fsid' | 'role'>): TranscriptRecord | string | null {
-  const first = line.text.charCodeAt(0);
   // Only a line that starts with white space can be blank; trimming every line would copy it.
-  if (Number.isNaN(first) || (first <= 32 && line.text.trim() === '')) return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line.text);
-  } catch (err) {
-    return `not JSON: ${(err as Error).message}`;
+  if (line.length === 0 || (line.bytes[line.start] <= 32 && line.text.trim() === '')) return null;
+  let raw: unknown = scanLine(line.bytes, line.start, line.start + line.length, RECORD_PLAN);
+  if (raw === null) {
+    try {
+      raw = JSON.parse(line.text);
+    } catch (err) {
+      return `not JSON: ${(err as Error).message}`;
+    }
   }
   return readRecord(raw, { file, fsid: place.fsid, offset: line.offset, length: line.length, role: place.role });
 }
@@ -88,7 +93,8 @@ const ATOM_TYPES = new Set<string>(['user', 'assistant', 'system', 'result']);
 
 // Property reads on parsed records of many shapes are slow (megamorphic), and this runs once
 // per line of every transcript: each read below is one the index needs for that record type.
-function readRecord(raw: unknown, place: LinePlace & { role: 'main' | 'subagent' }): TranscriptRecord | string {
+// Every field read here is listed in record-fields.ts: the fast path builds only those.
+export function readRecord(raw: unknown, place: LinePlace & { role: 'main' | 'subagent' }): TranscriptRecord | string {
   const r = obj(raw);
   if (!r) return 'line is JSON but not an object';
   const type = str(r.type);
@@ -198,43 +204,6 @@ function readToolUses(atom: AtomMeta, content: unknown[] | null): void {
     if (goalTool) atom.goalTools = appended(atom.goalTools, goalTool);
   }
 }
-
-// The few tool calls goals are made of, kept small at index time so a goal never needs the
-// transcript read again: questions and plans wait on a person, todo lists and subagents are
-// the ask's parts.
-function readGoalTool(id: string, name: string, input: Json | null): GoalTool | null {
-  if (name === 'AskUserQuestion') {
-    const first = obj(arr(input?.questions)?.[0]);
-    return { id, kind: 'QUESTION', text: clipText(str(first?.question) ?? str(input?.question) ?? '') };
-  }
-  if (name === 'ExitPlanMode') return { id, kind: 'PLAN_APPROVAL', text: clipText(firstLine(str(input?.plan) ?? '')) };
-  if (name === 'Task' || name === 'Agent') return { id, kind: 'SUBAGENT', text: clipText(str(input?.description) ?? str(input?.subagent_type) ?? 'subagent') };
-  if (name === 'TodoWrite') {
-    const todos = (arr(input?.todos) ?? []).map(obj).filter((t) => t !== null);
-    return { id, kind: 'TODOS', text: '', todos: todos.map((t) => ({ content: clipText(str(t.content) ?? ''), status: str(t.status) ?? 'pending' })) };
-  }
-  if (name === 'TaskCreate') return { id, kind: 'TASK_CREATE', text: clipText(str(input?.subject) ?? str(input?.description) ?? 'task') };
-  if (name === 'TaskUpdate') {
-    const taskId = str(input?.taskId) ?? (typeof input?.taskId === 'number' ? String(input.taskId) : null);
-    if (taskId) return { id, kind: 'TASK_UPDATE', text: clipText(str(input?.subject) ?? ''), taskId, status: str(input?.status) };
-  }
-  return null;
-}
-
-/** TaskCreate answers "Task #3 created successfully: …": the number later TaskUpdates use. */
-function taskNumber(content: unknown): string | null {
-  const text = typeof content === 'string' ? content : str(obj(arr(content)?.[0])?.text);
-  if (!text?.startsWith('Task #')) return null;
-  return /^Task #(\d+) created/.exec(text)?.[1] ?? null;
-}
-
-const firstLine = (text: string): string =>
-  text
-    .split('\n')
-    .find((l) => l.trim() !== '')
-    ?.replace(/^#+\s*/, '')
-    .trim() ?? '';
-const clipText = (text: string): string => (text.length > 300 ? `${text.slice(0, 299)}…` : text);
 
 function readUserLine(atom: AtomMeta, r: Json, content: unknown): void {
   let text: string | null = null;

@@ -1,3 +1,5 @@
+import type { Line } from '../../spoke/transcripts/tail';
+
 // Minimal Claude Code transcript lines for tests that need a shape the fixtures lack.
 // Each builder returns one record; `line` serialises it.
 
@@ -19,6 +21,12 @@ const base = (uuid: string, parent: string | null) => ({
 });
 
 export const line = (record: unknown): string => `${JSON.stringify(record)}\n`;
+
+/** One line of text as a file reader hands it on (its bytes, numbered, at an offset in bytes). */
+export function readerLine(text: string, number = 1, offset = 0): Line {
+  const bytes = Buffer.from(text);
+  return { bytes, start: 0, text, number, offset, length: bytes.length };
+}
 
 /** The timestamp of the newest record built so far: a kernel clock near it makes what a test wrote recent. */
 export const lastWritten = (): number => clock;

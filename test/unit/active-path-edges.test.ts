@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLine } from '../../spoke/transcripts/record';
 import { TranscriptSession } from '../../spoke/transcripts/session';
-import { assistant, progress, prompt, say } from '../helpers/records';
+import { assistant, progress, prompt, readerLine, say } from '../helpers/records';
 
 // Edges of the active path found in review, fed to one TranscriptSession line by line as the
 // tracker feeds it, then read again from scratch (a replay) to check both readings agree.
@@ -13,9 +13,9 @@ function addLines(session: TranscriptSession, file: string, records: Rec[]): voi
   session.addFile(file, file, 'main');
   let offset = 0;
   records.forEach((record, i) => {
-    const text = JSON.stringify(record);
-    const parsed = parseLine({ text, number: i + 1, offset, length: text.length }, file, { fsid: file, role: 'main' });
-    offset += text.length + 1;
+    const line = readerLine(JSON.stringify(record), i + 1, offset);
+    const parsed = parseLine(line, file, { fsid: file, role: 'main' });
+    offset += line.length + 1;
     if (parsed && typeof parsed !== 'string' && parsed.kind === 'graph') session.addRecord(parsed);
   });
 }

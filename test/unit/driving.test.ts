@@ -3,13 +3,13 @@ import { SentPrompts } from '../../spoke/drive/sent-prompts';
 import { CONSECUTIVE_BLOCKS, TerminalDelivery } from '../../spoke/drive/terminal-delivery';
 import type { AtomMeta } from '../../spoke/model/types';
 import { parseLine } from '../../spoke/transcripts/record';
-import { prompt } from '../helpers/records';
+import { prompt, readerLine } from '../helpers/records';
 
 // The parts of driving that need no process: how a Stop hook's feedback line is read, how sent
 // prompts settle, and when the Stop hook blocks.
 
 const readLine = (record: object) => {
-  const parsed = parseLine({ text: JSON.stringify(record), number: 1, offset: 0, length: 1 }, 'f.jsonl', { fsid: 'f', role: 'main' });
+  const parsed = parseLine(readerLine(JSON.stringify(record)), 'f.jsonl', { fsid: 'f', role: 'main' });
   if (parsed === null || typeof parsed === 'string' || parsed.kind !== 'graph' || !parsed.atom) throw new Error(`not an atom: ${String(parsed)}`);
   return parsed.atom;
 };

@@ -10,10 +10,14 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+type Copied = Pick<Line, 'text' | 'number' | 'offset' | 'length'>;
+
+/** Keeps what each line said: a line is only valid during the sink's call. */
 function collector() {
-  const lines: Line[] = [];
+  const lines: Copied[] = [];
   const restarts: string[] = [];
-  return { lines, restarts, sink: { line: (l: Line) => lines.push(l), restart: (o: string) => restarts.push(o) } };
+  const copy = ({ text, number, offset, length }: Line) => lines.push({ text, number, offset, length });
+  return { lines, restarts, sink: { line: copy, restart: (o: string) => restarts.push(o) } };
 }
 
 describe('FileTail', () => {
@@ -80,6 +84,37 @@ describe('FileTail', () => {
     await new FileTail(file).read(c.sink);
     expect(c.lines.map((l) => l.text.length)).toEqual([big.length, 7]);
     expect(c.lines[1].offset).toBe(big.length + 1);
+  });
+
+  it("hands each line's bytes, a line carried across chunks too, and decodes its text only when asked", async () => {
+    const file = join(dir, 'a.jsonl');
+    const big = `{"data":"${'é'.repeat(700 * 1024)}"}`; // 1.4 MB: longer than a read buffer
+    writeFileSync(file, `{"n":"ü"}\n${big}\n`);
+    const seen: string[] = [];
+    await new FileTail(file).read({
+      restart: () => {},
+      line: (l) => seen.push(l.bytes.toString('utf8', l.start, l.start + l.length)),
+    });
+    expect(seen).toEqual(['{"n":"ü"}', big]);
+  });
+
+  it("refuses a line's text asked for after the sink returned, when the buffer holds other bytes", async () => {
+    const file = join(dir, 'a.jsonl');
+    writeFileSync(file, '{"n":1}\n{"n":2}\n');
+    const kept: Line[] = [];
+    await new FileTail(file).read({ restart: () => {}, line: (l) => kept.push(l) });
+    expect(() => kept[0].text).toThrow(/after its sink returned/);
+  });
+
+  it('reads several files at once, each with read buffers of its own', async () => {
+    const lines = (tag: string) => Array.from({ length: 3000 }, (_, i) => `{"${tag}":${i},"pad":"${tag.repeat(900)}"}`);
+    const files = ['a', 'b', 'c'].map((tag) => {
+      const path = join(dir, `${tag}.jsonl`);
+      writeFileSync(path, `${lines(tag).join('\n')}\n`); // ~2.7 MB: three chunks each
+      return { tag, path, c: collector() };
+    });
+    await Promise.all(files.map(({ path, c }) => new FileTail(path).read(c.sink)));
+    for (const { tag, c } of files) expect(c.lines.map((l) => l.text)).toEqual(lines(tag));
   });
 
   it('says a missing file is missing instead of throwing', async () => {

@@ -1,0 +1,287 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSyntheticCorpus } from '../../demo/index';
+import type { Json } from '../../spoke/transcripts/fields';
+import { scanLine, type Want } from '../../spoke/transcripts/line-scanner';
+import { placeOf } from '../../spoke/transcripts/paths';
+import { parseLine, readRecord, type TranscriptRecord } from '../../spoke/transcripts/record';
+import { RECORD_FIELDS, RECORD_PLAN } from '../../spoke/transcripts/record-fields';
+import { FIXTURES } from '../helpers/kernel';
+import { assistant, prompt, readerLine, toolResult, toolUse } from '../helpers/records';
+
+// The fast path (line-scanner.ts reading record-fields.ts) must give the index exactly what
+// JSON.parse of the whole line gives it, line by line, or say it is unsure and leave the line to
+// JSON.parse. Checked on every real fixture line, a generated corpus and hand-made edge lines.
+
+const PUBLIC = join(import.meta.dirname, '..', '..', '..', 'public-transcripts');
+
+type Role = 'main' | 'subagent';
+type Outcome = TranscriptRecord | string;
+
+const placeFor = (role: Role, length = 0) => ({ file: 'f.jsonl', fsid: 'f', offset: 0, length, role });
+
+/** Today's path: the whole line parsed, then read. */
+function slowPath(text: string, role: Role, length = 0): Outcome {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return `not JSON: ${(err as Error).message}`;
+  }
+  return readRecord(raw, placeFor(role, length));
+}
+
+/** The scanner's sparse object, read the same way; null when the scanner is unsure. */
+function fastPath(bytes: Buffer, start: number, end: number, role: Role): Outcome | null {
+  const sparse = scanLine(bytes, start, end, RECORD_PLAN);
+  return sparse === null ? null : readRecord(sparse, placeFor(role));
+}
+
+interface Tally {
+  lines: number;
+  fallbacks: number;
+  /** lines where the two paths disagree: the first few, for the failure message */
+  differ: string[];
+}
+
+/** Both paths over every line of every transcript under `root`. */
+function compareTree(root: string): Tally {
+  const tally: Tally = { lines: 0, fallbacks: 0, differ: [] };
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.jsonl')) continue;
+    const path = join(entry.parentPath, entry.name);
+    const role = placeOf(root, path)?.role ?? 'main';
+    const bytes = readFileSync(path);
+    for (let start = 0; start < bytes.length; ) {
+      let end = bytes.indexOf(0x0a, start);
+      if (end < 0) end = bytes.length;
+      if (end > start) {
+        tally.lines++;
+        const fast = fastPath(bytes, start, end, role);
+        if (fast === null) tally.fallbacks++;
+        else if (!isDeepStrictEqual(fast, slowPath(bytes.toString('utf8', start, end), role)) && tally.differ.length < 3) {
+          tally.differ.push(`${relative(root, path)} at byte ${start}`);
+        }
+      }
+      start = end + 1;
+    }
+  }
+  return tally;
+}
+
+describe('the fast path on real transcripts', () => {
+  it('gives every fixture line the record JSON.parse gives it, and is taken for nearly all of them', () => {
+    const tally = compareTree(FIXTURES);
+    expect(tally.differ).toEqual([]);
+    expect(tally.lines).toBeGreaterThan(8000);
+    expect(tally.fallbacks).toBeLessThanOrEqual(tally.lines / 1000);
+  });
+
+  it.skipIf(!existsSync(PUBLIC))('gives every line of the public transcripts the record JSON.parse gives it', () => {
+    const tally = compareTree(PUBLIC);
+    expect(tally.differ).toEqual([]);
+    expect(tally.fallbacks).toBeLessThanOrEqual(tally.lines / 1000);
+  });
+});
+
+describe('the fast path on a generated corpus', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'loom-scanner-'));
+    await writeSyntheticCorpus(root, { totalBytes: 3 * 1024 * 1024, files: 12, seed: 5 });
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('gives every line the record JSON.parse gives it, never falling back', () => {
+    const tally = compareTree(root);
+    expect(tally.differ).toEqual([]);
+    expect(tally.lines).toBeGreaterThan(1000);
+    expect(tally.fallbacks).toBe(0);
+  });
+});
+
+const user = (extra: string) => `{"type":"user","uuid":"u1","parentUuid":null,"timestamp":"2026-01-01T10:00:00Z",${extra}}`;
+const text = (body: string) => user(`"message":{"role":"user","content":[{"type":"text","text":"${body}"}]}`);
+
+/** Lines the fast path reads itself: the record must be JSON.parse's. */
+const READ_FAST: [string, string][] = [
+  ['an escaped quote ends a kept string', text('say \\"hi\\"')],
+  ['an escaped backslash before the closing quote', text('a path C:\\\\')],
+  ['three backslashes and a quote inside a string', text('odd \\\\\\" run')],
+  ['an escaped quote ending a skipped string', user('"toolUseResult":"he said \\"no\\"","message":{"role":"user","content":"after"}')],
+  ['an escaped backslash ending a skipped string', user('"toolUseResult":"C:\\\\","message":{"role":"user","content":"after"}')],
+  [
+    'a long skipped string with escaped quotes near its end',
+    user(`"toolUseResult":"${'x'.repeat(100)}\\\\\\"${'y'.repeat(40)}\\\\","message":{"role":"user","content":"after"}`),
+  ],
+  ['\\u escapes and a surrogate pair in a kept string', text('caf\\u00e9 \\ud83d\\ude00 \\n\\t\\/')],
+  ['non-ASCII in kept and skipped strings', user('"toolUseResult":"naïve ✓ 😀","message":{"role":"user","content":"naïve café ✓ 😀"}')],
+  [
+    'a key that comes twice (the last wins)',
+    `${user('"message":{"role":"user","content":"first"}').slice(0, -1)},"uuid":"u2","message":{"role":"user","content":"second"}}`,
+  ],
+  ['a kept object that comes twice, the second one empty', `${user('"message":{"role":"user","content":"first"}').slice(0, -1)},"message":{}}`],
+  [
+    'white space between every token',
+    ' { "type" : "user" , "uuid" : "u1" , "message" : { "role" : "user" , "content" : [ { "type" : "text" , "text" : "hi" } ] } , "extra" : [ 1 , { } ] } \r',
+  ],
+  ['tabs between tokens', '{\t"type":\t"system",\t"uuid":"s1","subtype":"local_command","content":"done"}'],
+  [
+    'numbers in every JSON form, kept and skipped',
+    `{"type":"assistant","uuid":"a1","requestId":"r","message":{"id":"m","model":"x","usage":{"input_tokens":-0,"output_tokens":1.5e3,"cache_read_input_tokens":123456789012345678,"cache_creation_input_tokens":0.000001,"cache_creation":{"ephemeral_5m_input_tokens":1E+2,"ephemeral_1h_input_tokens":2e-2}},"content":[]},"n":[0,-1,1.25,-3e10,4E-5,10]}`,
+  ],
+  ['empty arrays and objects everywhere', `{"type":"assistant","uuid":"a1","message":{"content":[],"usage":{}},"data":{},"attachment":{},"x":[[],{}]}`],
+  ['deep nesting in a skipped value', user(`"toolUseResult":${'['.repeat(50)}1${']'.repeat(50)},"message":{"role":"user","content":"deep"}`)],
+  [
+    'true, false and null kept and skipped',
+    user('"isSidechain":true,"isMeta":false,"promptSource":null,"x":[true,false,null],"message":{"role":"user","content":"hi"}'),
+  ],
+  ['a message that is a string where an object is expected', user('"message":"just text"')],
+  ['content that is neither string nor array', user('"message":{"role":"user","content":42}')],
+  ['a tool result that names a created task, as a string and as blocks', toolResultLines()],
+  [
+    'a goal tool whose input comes before its name',
+    `{"type":"assistant","uuid":"a1","requestId":"r","message":{"id":"m","content":[{"input":{"todos":[{"content":"write it","status":"pending"}]},"type":"tool_use","name":"TodoWrite","id":"t1"}]}}`,
+  ],
+  ['a key with non-ASCII bytes', user('"tÿpe":"x","message":{"role":"user","content":"hi"}')],
+  ['a line with no type', '{"uuid":"u1"}'],
+  ['an empty object', '{}'],
+];
+
+function toolResultLines(): string {
+  return JSON.stringify(
+    toolResult('r1', 'a1', 't1', [
+      { type: 'text', text: 'Task #12 created successfully: write it' },
+      { type: 'image', source: { data: 'AAAA' } },
+    ]),
+  );
+}
+
+/** Lines the scanner must leave to JSON.parse, so a broken line is reported as today. */
+const FALL_BACK: [string, string][] = [
+  ['a truncated line', text('cut here').slice(0, 60)],
+  ['a line cut inside a skipped string', user('"toolUseResult":"never closed')],
+  ['trailing garbage', `${text('hi')} x`],
+  ['two objects on one line', `${text('hi')}{}`],
+  ['a top-level array', '[{"type":"user"}]'],
+  ['a top-level string', '"user"'],
+  ['a top-level number', '42'],
+  ['a top-level null', 'null'],
+  ['a byte-order mark', `\ufeff${text('hi')}`],
+  ['a trailing comma', '{"type":"user","uuid":"u1",}'],
+  ['a missing colon', '{"type" "user"}'],
+  ['a number with a leading zero', '{"type":"user","n":01}'],
+  ['a number with a bare dot', '{"type":"user","n":1.}'],
+  ['a misspelt literal', '{"type":"user","isMeta":ture}'],
+  ['single quotes', "{'type':'user'}"],
+  ['a bracket that does not match', '{"type":"user","x":[1}'],
+  ['an escape in a key', '{"typ\\u0065":"user","uuid":"u1"}'],
+  ['a bad escape in a kept string', text('bad \\x escape')],
+  ['a raw tab in a kept string', text('raw\ttab')],
+  ['nesting deeper than the scanner goes', user(`"toolUseResult":${'['.repeat(200)}${']'.repeat(200)}`)],
+];
+
+describe('the fast path on edge lines', () => {
+  it.each(READ_FAST)('reads %s as JSON.parse does', (_, line) => {
+    const bytes = Buffer.from(line);
+    const fast = fastPath(bytes, 0, bytes.length, 'main');
+    expect(fast).not.toBeNull();
+    expect(fast).toStrictEqual(slowPath(line, 'main'));
+  });
+
+  it.each(FALL_BACK)('leaves %s to JSON.parse, which reports it as today', (_, line) => {
+    const bytes = Buffer.from(line);
+    expect(fastPath(bytes, 0, bytes.length, 'main')).toBeNull();
+    expect(parseLine(readerLine(line), 'f.jsonl', { fsid: 'f', role: 'main' })).toStrictEqual(slowPath(line, 'main', bytes.length));
+  });
+
+  it('reads a line in the middle of a buffer without looking past its end', () => {
+    const line = text('middle');
+    const bytes = Buffer.from(`${text('before')}\n${line}\n"}]}garbage`);
+    const start = bytes.indexOf(line);
+    expect(fastPath(bytes, start, start + Buffer.byteLength(line), 'main')).toStrictEqual(slowPath(line, 'main'));
+    // cut short inside the buffer, the line is unsure even though the bytes after it would close it
+    expect(fastPath(bytes, start, start + 40, 'main')).toBeNull();
+  });
+
+  it('reads a raw control character in a skipped string as sound, where JSON.parse rejects the line (the one known difference)', () => {
+    const line = user('"toolUseResult":"raw\ttab","message":{"role":"user","content":"hi"}');
+    const bytes = Buffer.from(line);
+    expect(slowPath(line, 'main')).toMatch(/^not JSON/);
+    expect(fastPath(bytes, 0, bytes.length, 'main')).toMatchObject({ kind: 'graph', uuid: 'u1' });
+  });
+});
+
+describe('the sparse object', () => {
+  const sparse = (record: unknown): Json => {
+    const bytes = Buffer.from(JSON.stringify(record));
+    return scanLine(bytes, 0, bytes.length, RECORD_PLAN)!;
+  };
+  const blocks = (record: unknown) => (sparse(record).message as Json).content as Json[];
+
+  it("holds a tool call's input only for the tools goals are made of", () => {
+    const write = toolUse('t1', 'Write', { file_path: '/a', content: 'x'.repeat(10_000) });
+    const todo = toolUse('t2', 'TodoWrite', { todos: [{ content: 'a', status: 'pending' }] });
+    const [first, second] = blocks(assistant('a1', null, [write, todo]));
+    expect(first).toEqual({ type: 'tool_use', id: 't1', name: 'Write' });
+    expect(second.input).toEqual(todo.input);
+  });
+
+  it("leaves out a tool result's content unless it names a created task", () => {
+    const [plain] = blocks(toolResult('r1', 'a1', 't1', 'a long file body'));
+    const [task] = blocks(toolResult('r2', 'a1', 't2', 'Task #3 created successfully: x'));
+    expect(plain.content).toBeUndefined();
+    expect(task.content).toBe('Task #3 created successfully: x');
+  });
+
+  it('leaves out every field the index does not read', () => {
+    const read = sparse({ ...prompt('p1', null, 'hi'), toolUseResult: { stdout: 'big' }, version: '2.1.0', userType: 'external' });
+    expect(Object.keys(read).sort()).toEqual(['cwd', 'gitBranch', 'isSidechain', 'message', 'parentUuid', 'sessionId', 'timestamp', 'type', 'uuid']);
+    expect(read.message).toEqual({ content: 'hi' });
+  });
+});
+
+/** Whether record-fields.ts reads the value at `path` (array items as '*'). */
+function wanted(path: string[]): boolean {
+  let want: Want | undefined = RECORD_FIELDS;
+  for (const step of path) {
+    if (!want || (!want.fields && !want.items)) return true; // read whole from here down
+    want = step === '*' ? want.items : want.fields?.[step];
+    if (!want) return false;
+  }
+  return true;
+}
+
+/** The value, wrapped so that every property readRecord reads is noted as a path. */
+function watched(value: unknown, path: string[], reads: Set<string>): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const isArray = Array.isArray(value);
+  return new Proxy(value, {
+    get(target, key, receiver) {
+      const got: unknown = Reflect.get(target, key, receiver);
+      if (typeof key !== 'string' || (isArray && !/^\d+$/.test(key))) return got;
+      const at = [...path, isArray ? '*' : key];
+      reads.add(at.join('.'));
+      return watched(got, at, reads);
+    },
+  });
+}
+
+describe('record-fields.ts', () => {
+  it('lists every field readRecord reads from the fixture lines and the edge lines', () => {
+    const reads = new Set<string>();
+    const lines = [...READ_FAST.map(([, l]) => l)];
+    for (const entry of readdirSync(FIXTURES, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && entry.name.endsWith('.jsonl')) lines.push(...readFileSync(join(entry.parentPath, entry.name), 'utf8').split('\n'));
+    }
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      for (const role of ['main', 'subagent'] as const) readRecord(watched(JSON.parse(line), [], reads), placeFor(role));
+    }
+    expect(reads.size).toBeGreaterThan(40);
+    expect([...reads].filter((path) => !wanted(path.split('.')))).toEqual([]);
+  });
+});
