@@ -2,9 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { boundHeapGrowth } from '../../server/heap-growth';
 import { startKernel } from '../../server/kernel';
 import { DEFAULT_LIMITS } from '../../server/security/limits';
 import { postGql } from './kernel-process';
+
+// the kernel's heap as `loom up` sets it
+boundHeapGrowth();
 
 // Child process: the first screen. A real kernel, started in this process as `loom up` starts
 // it, indexes a projects tree from nothing while this process asks it over HTTP every 20 ms for
