@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../workers/start-worker';
 import type { FromIndexer, ToIndexer } from './index-messages';
@@ -12,10 +13,14 @@ import type { TailState } from './tail';
 // was reading, which the kernel's thread reads on from the worker's last batch; the others go on.
 
 /**
- * A worker's heap: one line and what it parses to at a time, plus a batch of packed results. A
- * line too large for it ends the worker, and the kernel's thread reads that file.
+ * A worker's heap: as large as the kernel thread's own. A worker holds one line and what it parses
+ * to at a time, so it grows no larger than the kernel thread would reading alone; but V8 cannot
+ * stop a worker for one allocation past its cap (a 64 MB line under a 40 MB cap took the whole
+ * process down), so any line the kernel thread could read, a worker must be able to read too.
  */
-const INDEX_WORKER_HEAP_MB = 96;
+const INDEX_WORKER_HEAP_MB = Math.ceil(getHeapStatistics().heap_size_limit / 1024 / 1024);
+/** room for new objects: a batch's records die young here, where 4 MB promoted them (and 40 MB more RSS per worker, measured) */
+const INDEX_WORKER_YOUNG_MB = 32;
 
 /** Results of one batch of a file's lines, and where the file's tail stands after them. */
 export interface ReadBatch {
@@ -99,6 +104,7 @@ export class IndexPool {
   constructor(
     readonly size: number,
     private readonly log: (message: string) => void,
+    private readonly heapMb = INDEX_WORKER_HEAP_MB,
   ) {
     for (let i = 0; i < size; i++) this.slots.add(this.start());
   }
@@ -122,7 +128,7 @@ export class IndexPool {
   }
 
   private start(): Slot {
-    const worker = startWorker(new URL('./index-worker.ts', import.meta.url), INDEX_WORKER_HEAP_MB, {});
+    const worker = startWorker(new URL('./index-worker.ts', import.meta.url), this.heapMb, {}, INDEX_WORKER_YOUNG_MB);
     const slot: Slot = { worker, ready: false, reading: null, error: null };
     worker.on('message', (message: FromIndexer) => this.received(slot, message));
     worker.on('error', (err) => (slot.error = err.message));
