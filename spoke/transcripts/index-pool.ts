@@ -180,11 +180,12 @@ export class IndexPool {
 }
 
 /**
- * Index workers unless told otherwise: on two cores or fewer, none (the workers and the kernel's
- * thread would share the cores that the kernel's thread alone keeps busy; docs/performance.md);
- * beyond, one per core left after the kernel's thread, at most four (past that the kernel's
- * thread, taking every record, is the bound).
+ * Index workers unless told otherwise: none on two cores or fewer, where the workers and the
+ * kernel's thread would share cores the kernel's thread alone keeps busy (slower, measured);
+ * beyond, one per core left after the kernel's thread, at most three: the kernel's thread, which
+ * unpacks and ingests every record, takes about half of what it took reading alone, and two or
+ * three workers parse as fast as it takes (docs/performance.md, Index workers).
  */
 export function defaultIndexWorkers(cores = availableParallelism()): number {
-  return cores > 2 ? Math.min(cores - 1, 4) : 0;
+  return cores > 2 ? Math.min(cores - 1, 3) : 0;
 }
