@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import type { IndexingProgress } from '../../spoke/model/types';
 import { LocalSource, type LocalSourceOptions } from '../../spoke/source';
 
 // Child process: one full index of a projects tree by the kernel's LocalSource, timed from the
@@ -7,14 +6,14 @@ import { LocalSource, type LocalSourceOptions } from '../../spoke/source';
 // done"; the time its imports took is reported beside it. With a cache file that already
 // exists, this is a warm restart.
 //
-// `--workers N` asks for N index workers through `indexWorkers`, an option LocalSource does not
-// have yet (issue #21 adds worker threads for the first read): until it does, it is ignored.
-// The kernel reports the workers it used as `indexing.workers`; while it reports none, the
-// bench prints "n/a" for any run that asked for workers.
+// `--workers N` asks for N index workers through LocalSource's `indexWorkers` (without it, the
+// kernel's default for this machine). The kernel reports the workers it uses as
+// `indexing.workers`; a kernel that reports none makes the bench print "n/a" for any run that
+// asked for workers.
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { workers: { type: 'string' } } });
 const [root, cacheFile] = positionals;
-const options: LocalSourceOptions & { indexWorkers?: number } = { projectsRoot: root, host: 'bench', cacheFile: cacheFile || undefined };
+const options: LocalSourceOptions = { projectsRoot: root, host: 'bench', cacheFile: cacheFile || undefined };
 if (values.workers !== undefined) options.indexWorkers = Number(values.workers);
 const source = new LocalSource(options);
 const importsMs = performance.now();
@@ -31,6 +30,6 @@ console.log(
     fromCache: indexing.filesFromCache,
     sessionCount,
     maxRssMB: process.resourceUsage().maxRSS / 1024,
-    workers: (indexing as IndexingProgress & { workers?: number }).workers ?? null,
+    workers: indexing.workers,
   }),
 );

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalSource } from '../../spoke/source';
+import { defaultIndexWorkers } from '../../spoke/transcripts/index-pool';
 import { FIXTURES } from '../helpers/kernel';
 
 // Index workers parse the first read on other threads; the kernel's thread takes their results
@@ -58,5 +59,9 @@ describe('index workers', () => {
     expect(expected.length).toBeGreaterThan(20);
     expect(await everything(withWorkers)).toEqual(expected);
     expect(logs).toEqual([]);
+  });
+
+  it('are none by default on two cores or fewer, else one per core beyond the kernel thread, at most three', () => {
+    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultIndexWorkers(cores))).toEqual([0, 0, 2, 3, 3, 3]);
   });
 });
