@@ -1,8 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bareAtom } from '../../spoke/model/atom';
 import { placeOf } from '../../spoke/transcripts/paths';
-import { parseLine, type TranscriptRecord } from '../../spoke/transcripts/record';
+import { type GraphRecord, parseLine, type TranscriptRecord } from '../../spoke/transcripts/record';
 import { type PackedRecords, RecordPacker, transferList, unpackRecords } from '../../spoke/transcripts/record-transfer';
 import { FileTail } from '../../spoke/transcripts/tail';
 import { FIXTURES } from '../helpers/kernel';
@@ -67,5 +68,47 @@ describe('record transfer', () => {
     const assistantLines = direct.filter((d) => typeof d.result !== 'string' && d.result.kind === 'graph' && d.result.recordType === 'assistant');
     expect(assistantLines.length).toBeGreaterThan(1);
     expect(stored.filter((s) => s === 'assistant')).toHaveLength(1);
+  });
+
+  it('round-trips what the fixtures lack: reasons, titles, authors with more than a kind, offsets past 2 GB, any text', () => {
+    const file = '/p/s.jsonl';
+    const atom = (uuid: string, author: NonNullable<GraphRecord['atom']>['author']) => {
+      const a = bareAtom(uuid, 'user', 1_700_000_000_123, { fsid: 's', file, offset: 3 * 2 ** 31 + 5, length: 70_000 });
+      a.author = author;
+      a.promptLine = 'naïve café ✓ 🧵';
+      a.toolResults = [];
+      return a;
+    };
+    const graph = (uuid: string, author: NonNullable<GraphRecord['atom']>['author']): GraphRecord => ({
+      kind: 'graph',
+      uuid,
+      parent: null,
+      sidechain: true,
+      recordType: 'user',
+      file,
+      atom: atom(uuid, author),
+      boundary: { logicalParent: null, preservedTail: 'tail' },
+      cwd: '/home/ü',
+      gitBranch: null,
+      sessionId: 'parent',
+      subagentUsage: null,
+    });
+    const results: (TranscriptRecord | string)[] = [
+      'not JSON: Unexpected token } in JSON at position 7',
+      { kind: 'title', title: 'Fix the parser — ✓', custom: true },
+      { kind: 'title', title: 'AI title', custom: false },
+      { kind: 'other', recordType: 'queue-operation', sidechain: false, uuid: null, parent: null },
+      graph('a', { kind: 'human', via: 'loom', messageId: 'm1' }),
+      graph('b', { kind: 'peer', peer: 'reviewer' }),
+      graph('c', { kind: 'sdk' }),
+      graph('d', null),
+    ];
+    const packer = new RecordPacker();
+    results.forEach((r, i) => packer.add(r, i + 1, 2 ** 32 + i));
+    packer.add(null, 99, 0);
+    const back: Parsed[] = [];
+    unpackRecords(packer.take(), file, 's', (result, number, offset) => back.push({ result, number, offset }));
+    expect(back.map((b) => b.result)).toEqual(results);
+    expect(back[0]).toMatchObject({ number: 1, offset: 2 ** 32 });
   });
 });
