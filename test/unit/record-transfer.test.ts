@@ -104,7 +104,7 @@ describe('record transfer', () => {
       graph('d', null),
     ];
     const packer = new RecordPacker();
-    results.forEach((r, i) => packer.add(r, i + 1, 2 ** 32 + i));
+    for (const [i, r] of results.entries()) packer.add(r, i + 1, 2 ** 32 + i);
     packer.add(null, 99, 0);
     const back: Parsed[] = [];
     unpackRecords(packer.take(), file, 's', (result, number, offset) => back.push({ result, number, offset }));
