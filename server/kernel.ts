@@ -52,6 +52,8 @@ export interface KernelOptions {
   archive?: false | { capBytes: number | null };
   /** the search index (`<state>/search.db`): on unless false */
   search?: boolean;
+  /** worker threads that parse the first read (0: the kernel's thread alone); defaultIndexWorkers() unless given */
+  indexWorkers?: number;
 }
 
 export interface Kernel {
@@ -88,6 +90,7 @@ export async function startKernel(options: KernelOptions): Promise<Kernel> {
     archiveDir: options.archive === false ? undefined : join(options.stateDir, 'archive'),
     archiveCapBytes: options.archive === false || options.archive === undefined ? DEFAULT_ARCHIVE_CAP_BYTES : options.archive.capBytes,
     awakeLimit: options.awakeLimit,
+    indexWorkers: options.indexWorkers,
     now: options.now,
     log,
     latestRequest: (ids) => actions?.requests.latestOf(ids) ?? null,

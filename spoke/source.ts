@@ -41,6 +41,7 @@ import { streamSession } from './session-stream';
 import { checkTimelineQuery, laneSessions, timelineLane } from './timeline';
 import { SessionCatalog } from './transcripts/catalog';
 import { type CopyReader, loadAtoms, readTranscriptRange } from './transcripts/content';
+import { defaultIndexWorkers } from './transcripts/index-pool';
 import type { TranscriptSession } from './transcripts/session';
 import { TranscriptTracker } from './transcripts/tracker';
 import type { LedgerRow } from './usage/ledger';
@@ -82,6 +83,10 @@ export interface LocalSourceOptions {
   archiveDir?: string;
   /** bytes the copy may take on disk, oldest copies dropped first past it; null for no cap */
   archiveCapBytes?: number | null;
+  /** worker threads that parse the first read (0: the kernel's thread alone); defaultIndexWorkers() unless given */
+  indexWorkers?: number;
+  /** the kernel's thread waits for the index workers to start rather than read the first files itself (tests: workers on a small tree) */
+  waitForIndexWorkers?: boolean;
 }
 
 export class LocalSource implements Source {
@@ -118,6 +123,8 @@ export class LocalSource implements Source {
       changed: (keys) => this.changed(keys),
       read: (path) => this.searchIndex?.changed(path),
       log: this.log,
+      indexWorkers: options.indexWorkers ?? defaultIndexWorkers(),
+      waitForIndexWorkers: options.waitForIndexWorkers,
     });
     this.searchIndex = options.searchFile ? this.openSearchIndex(options.searchFile) : null;
     this.live = options.liveDir

@@ -35,6 +35,7 @@ export async function up(argv: string[]): Promise<void> {
       claude: { type: 'string' },
       'no-archive': { type: 'boolean' },
       'archive-cap': { type: 'string' },
+      'index-workers': { type: 'string' },
     },
   });
   let limits: QueryLimits;
@@ -50,6 +51,10 @@ export async function up(argv: string[]): Promise<void> {
   }
   const archiveCap = values['archive-cap'] === undefined ? undefined : parseSize(values['archive-cap']);
   if (archiveCap === null) fail(`--archive-cap is a size such as 4G, 500M or none, got "${values['archive-cap']}"`);
+  const indexWorkers = values['index-workers'] === undefined ? undefined : Number(values['index-workers']);
+  if (indexWorkers !== undefined && !(Number.isInteger(indexWorkers) && indexWorkers >= 0 && indexWorkers <= MAX_INDEX_WORKERS)) {
+    fail(`--index-workers is how many threads parse the first read besides the kernel's own (0 to ${MAX_INDEX_WORKERS}), got "${values['index-workers']}"`);
+  }
   const claude = values.claude ?? process.env.LOOM_CLAUDE;
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got "${values.port}"`);
@@ -76,6 +81,7 @@ export async function up(argv: string[]): Promise<void> {
     // the sessions Loom drives run the user's own claude: this one, or the first on PATH
     claudePath: claude && resolve(claude),
     hostName: values.name,
+    indexWorkers,
     archive: values['no-archive'] ? false : archiveCap === undefined ? undefined : { capBytes: archiveCap === 'none' ? null : archiveCap },
     log,
     onProgress: (p) => bar.update(p),
@@ -108,6 +114,9 @@ export async function up(argv: string[]): Promise<void> {
       `open ${kernel.access.link(kernel.url)}\n(the link signs this browser in once; \`loom url\` prints it again)\n`,
   );
 }
+
+/** more threads than this only wait on the kernel's thread (docs/performance.md) */
+const MAX_INDEX_WORKERS = 16;
 
 /** How long a demo session's Stop hook may wait for a prompt while away: its appends wait with it. */
 const STOP_HOOK_WAIT_MS = 2_000;

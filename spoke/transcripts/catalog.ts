@@ -380,9 +380,13 @@ export class FileIngest {
   ) {}
 
   line(line: Line): void {
-    const record = parseLine(line, this.path, this.place);
+    this.record(parseLine(line, this.path, this.place), line.number, line.offset);
+  }
+
+  /** One line's parse result (here or in an index worker); `number` and `offset` place a reason. */
+  record(record: TranscriptRecord | string | null, number: number, offset: number): void {
     if (record === null) return;
-    if (typeof record === 'string') this.error(line.number, line.offset, record);
+    if (typeof record === 'string') this.error(number, offset, record);
     else this.catalog.accept(this.session, this.path, this.place, record);
   }
 

@@ -7,7 +7,9 @@ import { LedgerStore } from '../usage/ledger-store';
 import { ArchivedTail } from './archived-tail';
 import type { FileIngest, SessionCatalog } from './catalog';
 import { loadIndexCache, saveIndexCache, usageFileOf } from './index-cache';
+import { IndexPool, type Prefetch } from './index-pool';
 import { dirWatchOf, placeOf, sessionFolderOf, type TranscriptPlace } from './paths';
+import { type AheadFile, ingestPrefetched, ReadAhead } from './read-ahead';
 import type { TranscriptSession } from './session';
 import { FileTail } from './tail';
 import { realRoot, refusedLink } from './tree-links';
@@ -24,6 +26,9 @@ import { TreeWatcher } from './tree-watcher';
 // With an index cache, a restart reads only what changed: files come back at the offset they
 // were read to and their sessions come back asleep; any file that grew wakes its sessions
 // (read again up to that offset) before its new lines are read.
+//
+// With index workers, the first read of files the cache does not vouch for is parsed on other
+// threads, ahead of the kernel's thread, which takes their results in the same order (read-ahead.ts).
 //
 // With an archive, every file is copied as it is read (after the first index, in a pass of its
 // own), and a file Claude Code deletes is followed on in Loom's copy: its sessions stay.
@@ -64,10 +69,14 @@ export interface TrackerOptions {
   archive?: TranscriptArchive | null;
   /** something went wrong; the tracker keeps going */
   log(message: string): void;
+  /** worker threads that parse the first read of files the cache does not vouch for; 0: none */
+  indexWorkers?: number;
+  /** the kernel's thread waits for the index workers to start rather than read the first files itself (tests: workers on a small tree) */
+  waitForIndexWorkers?: boolean;
 }
 
 export class TranscriptTracker {
-  readonly progress: IndexingProgress = { filesDone: 0, filesFromCache: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, done: false };
+  readonly progress: IndexingProgress;
   private readonly files = new Map<string, TrackedFile>();
   private readonly tree: TreeWatcher;
   private stopped = false;
@@ -80,12 +89,24 @@ export class TranscriptTracker {
   private readonly treeRoot: string;
   /** links refused so far: each is logged once */
   private readonly refused = new Set<string>();
+  /** the index workers, during the first index only */
+  private pool: IndexPool | null = null;
 
   constructor(
     readonly root: string,
     private readonly catalog: SessionCatalog,
     private readonly options: TrackerOptions,
   ) {
+    this.progress = {
+      filesDone: 0,
+      filesFromCache: 0,
+      filesTotal: 0,
+      bytesDone: 0,
+      bytesTotal: 0,
+      done: false,
+      workers: options.indexWorkers ?? 0,
+      filesByWorkers: 0,
+    };
     this.treeRoot = realRoot(root);
     this.tree = new TreeWatcher(root, {
       watchOf: (dir) => dirWatchOf(root, dir),
@@ -117,16 +138,23 @@ export class TranscriptTracker {
     this.progress.filesTotal = found.length;
     this.progress.bytesTotal = found.reduce((sum, f) => sum + f.size, 0);
     onProgress?.(this.progress);
-    for (const { path, size } of found) {
-      if (this.stopped) return;
-      if (unchanged.has(path)) {
-        this.progress.bytesDone += size;
-        this.progress.filesFromCache++;
-      } else {
-        await this.pump(path);
+    const ahead = this.readAhead(found.filter((f) => !unchanged.has(f.path)));
+    try {
+      for (const { path, size } of found) {
+        if (this.stopped) return;
+        if (unchanged.has(path)) {
+          this.progress.bytesDone += size;
+          this.progress.filesFromCache++;
+        } else {
+          await this.pump(path, ahead?.take(path) ?? null);
+        }
+        this.progress.filesDone++;
+        onProgress?.(this.progress);
       }
-      this.progress.filesDone++;
-      onProgress?.(this.progress);
+    } finally {
+      ahead?.cancel();
+      await this.pool?.close();
+      this.pool = null;
     }
     this.progress.done = true;
     if (this.cacheStale) this.saveCache();
@@ -136,6 +164,7 @@ export class TranscriptTracker {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    void this.pool?.close();
     for (const file of this.files.values()) if (file.timer) clearTimeout(file.timer);
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.tree.close();
@@ -143,6 +172,23 @@ export class TranscriptTracker {
     if (this.progress.done && this.cacheStale) this.saveCache();
     this.ledgers?.close();
     this.ledgers = null;
+  }
+
+  /**
+   * Index workers for the files read from the start (never read, not restored from the cache, on
+   * disk): none when there are no workers or no such files.
+   */
+  private readAhead(toRead: FoundFile[]): ReadAhead | null {
+    const workers = this.progress.workers;
+    if (workers <= 0) return null;
+    const cold: AheadFile[] = [];
+    for (const { path, size } of toRead) {
+      const file = this.track(path);
+      if (file && !file.archived && file.tail.state() === null) cold.push({ path, size, place: file.place });
+    }
+    if (cold.length === 0) return null;
+    this.pool = new IndexPool(Math.min(workers, cold.length), this.options.log);
+    return new ReadAhead(this.pool, cold, this.options.waitForIndexWorkers);
   }
 
   /** Every transcript file followed, on disk or in Loom's copy. */
@@ -311,17 +357,20 @@ export class TranscriptTracker {
   }
 
   /** One reader per file at a time; a signal during a read makes the reader go round again. */
-  private pump(path: string): Promise<void> {
+  private pump(path: string, prefetch: Prefetch | null = null): Promise<void> {
     const file = this.track(path);
+    if (!file || file.reading !== null) prefetch?.cancel();
     if (!file) return Promise.resolve();
     if (file.reading !== null) {
       file.again = true;
       return file.reading;
     }
     file.reading = (async () => {
+      let first = prefetch;
       do {
         file.again = false;
-        await this.readOnce(file);
+        await this.readOnce(file, first);
+        first = null;
       } while (file.again && !this.stopped);
     })().finally(() => {
       file.reading = null;
@@ -329,7 +378,8 @@ export class TranscriptTracker {
     return file.reading;
   }
 
-  private async readOnce(file: TrackedFile): Promise<void> {
+  /** Reads what a file gained (with `prefetch`, what a worker read of it first). */
+  private async readOnce(file: TrackedFile, prefetch: Prefetch | null = null): Promise<void> {
     const initial = !this.progress.done;
     const before = file.tail.offset;
     let woken: TranscriptSession[] = [];
@@ -338,13 +388,20 @@ export class TranscriptTracker {
       woken = await this.wakeGroup(file.path);
       file.ingest ??= this.catalog.openFile(file.path, file.place, false);
       if (file.archived) this.catalog.markArchived(file.path);
-      await file.tail.read({
-        restart: (outcome) => {
-          this.options.log(`${file.path} was ${outcome}; reading it again from the start`);
-          file.ingest = this.catalog.openFile(file.path, file.place, true);
-        },
-        line: (line) => file.ingest!.line(line),
-      });
+      // a worker's read stands only for a file nobody has read since: else it is read here
+      if (prefetch && file.tail.state() === null && !file.archived) {
+        await ingestPrefetched(prefetch, file.ingest, file.tail);
+        if (!prefetch.failure) this.progress.filesByWorkers++;
+      } else prefetch?.cancel();
+      // then what the file gained meanwhile (or, when the worker stopped, the rest of it)
+      if (!prefetch || !this.stopped)
+        await file.tail.read({
+          restart: (outcome) => {
+            this.options.log(`${file.path} was ${outcome}; reading it again from the start`);
+            file.ingest = this.catalog.openFile(file.path, file.place, true);
+          },
+          line: (line) => file.ingest!.line(line),
+        });
       file.ingest.progress(file.tail.offset, file.tail.lines);
       void this.keepCopy(file);
     } catch (err) {

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { boundHeapGrowth } from '../../server/heap-growth';
-import type { IndexingProgress } from '../../spoke/model/types';
 import { LocalSource, type LocalSourceOptions } from '../../spoke/source';
 
 // the kernel's heap as `loom up` sets it
@@ -14,16 +13,16 @@ boundHeapGrowth();
 // done"; the time its imports took is reported beside it. With a cache file that already
 // exists, this is a warm restart; with none given, a cold index that writes a new one, as `loom up`'s first start does.
 //
-// `--workers N` asks for N index workers through `indexWorkers`, an option LocalSource does not
-// have yet (issue #21 adds worker threads for the first read): until it does, it is ignored.
-// The kernel reports the workers it used as `indexing.workers`; while it reports none, the
-// bench prints "n/a" for any run that asked for workers.
+// `--workers N` asks for N index workers through LocalSource's `indexWorkers` (without it, the
+// kernel's default for this machine). The kernel reports the workers it uses as
+// `indexing.workers`; a kernel that reports none makes the bench print "n/a" for any run that
+// asked for workers.
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { workers: { type: 'string' } } });
 const [root, cacheFile] = positionals;
 // without a cache file, a new one in a fresh dir: `loom up` always keeps one (and with it, sleeping sessions' usage rows on disk)
 const fresh = cacheFile ? null : mkdtempSync(join(tmpdir(), 'loom-bench-cold-'));
-const options: LocalSourceOptions & { indexWorkers?: number } = { projectsRoot: root, host: 'bench', cacheFile: cacheFile || join(fresh!, 'index-cache.json') };
+const options: LocalSourceOptions = { projectsRoot: root, host: 'bench', cacheFile: cacheFile || join(fresh!, 'index-cache.json') };
 if (values.workers !== undefined) options.indexWorkers = Number(values.workers);
 const source = new LocalSource(options);
 const importsMs = performance.now();
@@ -41,6 +40,6 @@ console.log(
     fromCache: indexing.filesFromCache,
     sessionCount,
     maxRssMB: process.resourceUsage().maxRSS / 1024,
-    workers: (indexing as IndexingProgress & { workers?: number }).workers ?? null,
+    workers: indexing.workers,
   }),
 );

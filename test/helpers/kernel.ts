@@ -76,6 +76,8 @@ export interface TestKernelOptions {
   archive?: KernelOptions['archive'];
   /** the search index: off unless a test is about it, for the same reason */
   search?: boolean;
+  /** index workers for the first read: none unless a test is about them, so every machine runs the same path */
+  indexWorkers?: number;
 }
 
 /** `node` and the CLI as absolute paths: a command a hub may run on a linked host (hosts.json) */
@@ -107,6 +109,7 @@ export async function startTestKernel(projectsRoot: string, options: TestKernelO
     claudePath: options.claudePath,
     archive: options.archive ?? false,
     search: options.search ?? false,
+    indexWorkers: options.indexWorkers ?? 0,
     log: (m) => logs.push(m),
   });
   await kernel.indexed;

@@ -82,6 +82,18 @@ describe('loom up and loom status', () => {
     expect(bad.stderr).toContain('--archive-cap is a size such as 4G, 500M or none, got "lots"');
   });
 
+  it('starts with the index workers --index-workers asks for, and refuses a count that is not one', async () => {
+    // the link is printed once the first index is done
+    const started = await up(['--projects', FIXTURES, '--state', tempDir(), '--index-workers', '2']);
+    expect(started.out()).toMatch(/: 23 sessions from /);
+    expect(started.err()).not.toContain('index worker stopped');
+    const bad = await run(process.execPath, [LOOM, 'up', '--port', '0', '--projects', FIXTURES, '--state', tempDir(), '--index-workers', 'many']).catch(
+      (e) => e,
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`--index-workers is how many threads parse the first read besides the kernel's own (0 to 16), got "many"`);
+  });
+
   it('refuses a second kernel on the same state dir and names the one holding it', async () => {
     const state = tempDir();
     await up(['--projects', FIXTURES, '--state', state]);

@@ -1,0 +1,191 @@
+import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../workers/start-worker';
+import type { FromIndexer, ToIndexer } from './index-messages';
+import type { TranscriptPlace } from './paths';
+import type { PackedRecords } from './record-transfer';
+import type { TailState } from './tail';
+
+// The index workers of the first index (index-worker.ts): files are handed out in the order the
+// kernel's thread will take them in, each to the next idle worker, and what a worker parsed waits,
+// packed, until the kernel's thread comes to that file. A worker that dies fails only the file it
+// was reading, which the kernel's thread reads on from the worker's last batch; the others go on.
+
+/**
+ * A worker's heap: as large as the kernel thread's own. A worker holds one line and what it parses
+ * to at a time, so it grows no larger than the kernel thread would reading alone; but V8 cannot
+ * stop a worker for one allocation past its cap (a 64 MB line under a 40 MB cap took the whole
+ * process down), so any line the kernel thread could read, a worker must be able to read too.
+ */
+const INDEX_WORKER_HEAP_MB = Math.ceil(getHeapStatistics().heap_size_limit / 1024 / 1024);
+/** room for new objects: a batch's records die young here, where 4 MB promoted them (and 40 MB more RSS per worker, measured) */
+const INDEX_WORKER_YOUNG_MB = 32;
+
+/** Results of one batch of a file's lines, and where the file's tail stands after them. */
+export interface ReadBatch {
+  records: PackedRecords;
+  state: TailState | null;
+}
+
+/** Why a worker did not read a file to its end. */
+export interface ReadFailure {
+  message: string;
+  /** the worker died (else the file could not be read, which the kernel's thread will also find) */
+  died: boolean;
+}
+
+/** One file read (or to be read) by a worker: its batches, taken in order. */
+export class Prefetch {
+  /** a worker has the file: its results will come */
+  started = false;
+  failure: ReadFailure | null = null;
+  private readonly batches: ReadBatch[] = [];
+  private ended = false;
+  private cancelled = false;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    readonly job: number,
+    readonly path: string,
+    readonly place: Pick<TranscriptPlace, 'fsid' | 'role'>,
+  ) {}
+
+  /** The next batch, once the worker has posted it; null when the file is read (or failed: see `failure`). */
+  async next(): Promise<ReadBatch | null> {
+    while (this.batches.length === 0 && !this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
+    return this.batches.shift() ?? null;
+  }
+
+  /** Nobody will take these results: they are dropped as they come. */
+  cancel(): void {
+    this.cancelled = true;
+    this.batches.length = 0;
+  }
+
+  get wanted(): boolean {
+    return !this.cancelled;
+  }
+
+  arrived(batch: ReadBatch, last: boolean): void {
+    if (!this.cancelled) this.batches.push(batch);
+    if (last) this.ended = true;
+    this.poke();
+  }
+
+  fail(failure: ReadFailure): void {
+    this.failure = failure;
+    this.ended = true;
+    this.poke();
+  }
+
+  private poke(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+}
+
+interface Slot {
+  worker: Worker;
+  /** started (until then, files wait in the queue, where the kernel's thread may take them) */
+  ready: boolean;
+  reading: Prefetch | null;
+  /** why it stopped, from its error event */
+  error: string | null;
+}
+
+export class IndexPool {
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Prefetch[] = [];
+  private jobs = 0;
+  private closing = false;
+
+  constructor(
+    readonly size: number,
+    private readonly log: (message: string) => void,
+    private readonly heapMb = INDEX_WORKER_HEAP_MB,
+  ) {
+    for (let i = 0; i < size; i++) this.slots.add(this.start());
+  }
+
+  /** Queues a file; a worker reads it when one is free. */
+  read(path: string, place: Pick<TranscriptPlace, 'fsid' | 'role'>): Prefetch {
+    const prefetch = new Prefetch(++this.jobs, path, place);
+    if (this.slots.size === 0) prefetch.fail({ message: 'no index worker is running', died: true });
+    else {
+      this.queue.push(prefetch);
+      this.dispatch();
+    }
+    return prefetch;
+  }
+
+  /** Stops every worker; files not read by then are the kernel's thread's. */
+  async close(): Promise<void> {
+    this.closing = true;
+    const ended = [...this.slots].map((slot) => slot.worker.terminate());
+    await Promise.all(ended);
+  }
+
+  private start(): Slot {
+    const worker = startWorker(new URL('./index-worker.ts', import.meta.url), this.heapMb, {}, INDEX_WORKER_YOUNG_MB);
+    const slot: Slot = { worker, ready: false, reading: null, error: null };
+    worker.on('message', (message: FromIndexer) => this.received(slot, message));
+    worker.on('error', (err) => (slot.error = err.message));
+    worker.on('exit', () => this.exited(slot));
+    return slot;
+  }
+
+  private received(slot: Slot, message: FromIndexer): void {
+    if (message.kind === 'ready') {
+      slot.ready = true;
+      return this.dispatch();
+    }
+    const prefetch = slot.reading;
+    if (!prefetch || prefetch.job !== message.job) return;
+    if (message.kind === 'failed') {
+      prefetch.fail({ message: message.message, died: false });
+    } else {
+      prefetch.arrived({ records: message.records, state: message.state }, message.last);
+      if (!message.last) return;
+    }
+    slot.reading = null;
+    this.dispatch();
+  }
+
+  private exited(slot: Slot): void {
+    this.slots.delete(slot);
+    const lost = slot.reading;
+    slot.reading = null;
+    const why = this.closing ? 'the index workers were stopped' : (slot.error ?? 'it exited');
+    if (!this.closing) {
+      this.log(lost ? `an index worker stopped (${why}) while reading ${lost.path}; the main thread reads that file` : `an index worker stopped (${why})`);
+    }
+    lost?.fail({ message: why, died: true });
+    if (this.slots.size > 0) return;
+    for (const waiting of this.queue.splice(0)) waiting.fail({ message: 'no index worker is running', died: true });
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (slot.reading || !slot.ready) continue;
+      let next = this.queue.shift();
+      while (next && !next.wanted) next = this.queue.shift();
+      if (!next) return;
+      slot.reading = next;
+      next.started = true;
+      slot.worker.postMessage({ kind: 'read', job: next.job, path: next.path, place: next.place } satisfies ToIndexer);
+    }
+  }
+}
+
+/**
+ * Index workers unless told otherwise: none on two cores or fewer, where the workers and the
+ * kernel's thread would share cores the kernel's thread alone keeps busy (slower, measured);
+ * beyond, one per core left after the kernel's thread, at most three: the kernel's thread, which
+ * unpacks and ingests every record, takes about half of what it took reading alone, and two or
+ * three workers parse as fast as it takes (docs/performance.md, Index workers).
+ */
+export function defaultIndexWorkers(cores = availableParallelism()): number {
+  return cores > 2 ? Math.min(cores - 1, 3) : 0;
+}

@@ -1,0 +1,80 @@
+import type { FileIngest } from './catalog';
+import type { IndexPool, Prefetch } from './index-pool';
+import type { TranscriptPlace } from './paths';
+import type { TranscriptRecord } from './record';
+import { unpackRecords } from './record-transfer';
+import type { FileTail } from './tail';
+
+// The first index takes files in one order (newest first); the workers read ahead of it in that
+// order, within a budget of transcript bytes handed out and not yet taken, so what waits to be
+// taken stays small however large the history. A file no worker has begun when its turn comes
+// (the workers are starting, or busy with the files after it) is read by the kernel's thread.
+
+/** transcript bytes the workers may read ahead of the kernel's thread (their packed results are a fraction) */
+export const READ_AHEAD_BYTES = 64 * 1024 * 1024;
+
+export interface AheadFile {
+  path: string;
+  size: number;
+  place: Pick<TranscriptPlace, 'fsid' | 'role'>;
+}
+
+export class ReadAhead {
+  private next = 0;
+  private readonly ahead = new Map<string, { prefetch: Prefetch; size: number }>();
+  private bytes = 0;
+
+  constructor(
+    private readonly pool: IndexPool,
+    /** in the order they will be taken */
+    private readonly files: AheadFile[],
+    /** the kernel's thread waits for the workers to start rather than read the first files itself */
+    private readonly waitForWorkers = false,
+    private readonly budget = READ_AHEAD_BYTES,
+  ) {
+    this.topUp();
+  }
+
+  /** A file's turn: what a worker read of it, or null when the kernel's thread is to read it. */
+  take(path: string): Prefetch | null {
+    const taken = this.ahead.get(path);
+    if (taken) {
+      this.ahead.delete(path);
+      this.bytes -= taken.size;
+    }
+    this.topUp();
+    if (!taken) return null;
+    if (taken.prefetch.started || this.waitForWorkers) return taken.prefetch;
+    taken.prefetch.cancel();
+    return null;
+  }
+
+  /** Drops whatever was read ahead and not taken (the index stopped). */
+  cancel(): void {
+    for (const { prefetch } of this.ahead.values()) prefetch.cancel();
+    this.ahead.clear();
+    this.next = this.files.length;
+  }
+
+  private topUp(): void {
+    // every worker has a file, and more while within the budget
+    while (this.next < this.files.length && (this.ahead.size < this.pool.size || this.bytes < this.budget)) {
+      const { path, size, place } = this.files[this.next++];
+      this.ahead.set(path, { prefetch: this.pool.read(path, place), size });
+      this.bytes += size;
+    }
+  }
+}
+
+/**
+ * Feeds what a worker read of a file into the catalog, batch by batch as the worker posts them,
+ * moving the file's tail along; after a failure the tail stands after the last batch taken, and
+ * reading on from there is the caller's.
+ */
+export async function ingestPrefetched(prefetch: Prefetch, ingest: FileIngest, tail: FileTail): Promise<void> {
+  const record = (result: TranscriptRecord | string, number: number, offset: number) => ingest.record(result, number, offset);
+  for (let batch = await prefetch.next(); batch; batch = await prefetch.next()) {
+    unpackRecords(batch.records, prefetch.path, prefetch.place.fsid, record);
+    if (batch.state) tail.resume(batch.state);
+  }
+}

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalSource } from '../../spoke/source';
+import { defaultIndexWorkers } from '../../spoke/transcripts/index-pool';
+import { FIXTURES } from '../helpers/kernel';
+
+// Index workers parse the first read on other threads; the kernel's thread takes their results
+// file by file in its own order. Whatever the number of workers, the index must be the same.
+
+const HOST = 'test';
+const logs: string[] = [];
+let alone: LocalSource;
+let withWorkers: LocalSource;
+
+async function indexed(indexWorkers: number): Promise<LocalSource> {
+  // a small awake limit: sessions fall asleep and wake while the index is built, as on a large history
+  const source = new LocalSource({ projectsRoot: FIXTURES, host: HOST, awakeLimit: 2, indexWorkers, waitForIndexWorkers: true, log: (m) => logs.push(m) });
+  await source.start();
+  return source;
+}
+
+/** Everything a client can ask of a session that the first read decides. */
+async function everything(source: LocalSource) {
+  // the listed sessions and their subagents, all the way down
+  const keys: string[] = [];
+  const visit = (key: string) => {
+    keys.push(key);
+    for (const child of source.session(HOST, key)?.subagentKeys ?? []) visit(child);
+  };
+  for (const listed of source.sessions({}, 500, null).sessions) visit(listed.key);
+  keys.sort();
+  // one session at a time: with two awake, waking many at once would put some back to sleep
+  const all = [];
+  for (const key of keys) {
+    const turns = (await source.turns(HOST, key)).map((turn) => ({ ...turn, atoms: turn.atoms.map((a) => [a.uuid, a.sequence]) }));
+    all.push({ summary: source.session(HOST, key), turns, usage: source.sessionUsage(HOST, key, true), goals: source.goals(HOST, key) });
+  }
+  return all;
+}
+
+beforeAll(async () => {
+  alone = await indexed(0);
+  withWorkers = await indexed(2);
+});
+afterAll(async () => {
+  await alone?.stop();
+  await withWorkers?.stop();
+});
+
+describe('index workers', () => {
+  it('say how many parse the first read', () => {
+    expect(alone.kernel().indexing.workers).toBe(0);
+    expect(withWorkers.kernel().indexing.workers).toBe(2);
+    expect(alone.kernel().indexing.filesByWorkers).toBe(0);
+    expect(withWorkers.kernel().indexing.filesByWorkers).toBe(withWorkers.kernel().indexing.filesDone);
+  });
+
+  it('build the same index of every fixture session as the kernel thread alone', async () => {
+    const expected = await everything(alone);
+    expect(expected.length).toBeGreaterThan(20);
+    expect(await everything(withWorkers)).toEqual(expected);
+    expect(logs).toEqual([]);
+  });
+
+  it('are none by default on two cores or fewer, else one per core beyond the kernel thread, at most three', () => {
+    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultIndexWorkers(cores))).toEqual([0, 0, 2, 3, 3, 3]);
+  });
+});
