@@ -9,6 +9,11 @@ import { FileTail } from './tail';
 
 /** results per batch: the kernel's thread starts on a large file before the worker is done with it */
 const BATCH = 2048;
+/**
+ * A longer line is left to the kernel's thread, with the rest of its file: what it parses to could
+ * pass the worker's heap, and a worker out of heap can take the whole process with it.
+ */
+export const HANDOVER_BYTES = 4 << 20;
 
 const port = parentPort!;
 const send = (message: FromIndexer, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
@@ -38,6 +43,10 @@ async function read({ job, path, place }: Extract<ToIndexer, { kind: 'read' }>):
     await tail.read({
       restart: () => {},
       line: (line) => {
+        if (line.length > HANDOVER_BYTES) {
+          post(false, { offset: line.offset, lines: line.number - 1, ino: tail.state()!.ino });
+          throw new Error(`line ${line.number} is longer than ${HANDOVER_BYTES >> 20} MB`);
+        }
         packer.add(parseLine(line, path, place), line.number, line.offset);
         if (packer.size < BATCH) return;
         // the tail counts this line once the sink returns: the state after it, said here
