@@ -52,10 +52,11 @@ export class MessageLedger {
   /** whether the columns below hold the rows; false while they are only in the store */
   private resident = true;
   private rows = new Map<number, number>();
-  private ids = new Float64Array(16);
-  private times = new Float64Array(16);
-  private models = new Uint16Array(16);
-  private tokens = new Float64Array(16 * TOKEN_COLUMNS);
+  // empty until the first row: most ledgers of a restart stay in the store and never need them
+  private ids = new Float64Array(0);
+  private times = new Float64Array(0);
+  private models = new Uint16Array(0);
+  private tokens = new Float64Array(0);
 
   /** A ledger whose rows are in the store: read when something asks, kept in memory only when added to. */
   static stored(store: LedgerStore, rows: StoredLedger): MessageLedger {
