@@ -71,8 +71,10 @@ describe('loom run', () => {
           id: `test:${identity}`,
         },
       );
-      return data.session?.files.length === 2 && data.session;
-    }, 'the resumed file to join');
+      // the file joins when it appears, empty; its lines follow with the next read
+      const atoms = data.session?.turns.flatMap((t) => t.atoms) ?? [];
+      return data.session?.files.length === 2 && atoms.length === 4 && data.session;
+    }, 'the resumed file to join, with its lines');
     expect(session.files.map((f) => f.fsid).sort()).toEqual(['first', 'second']);
     expect(session.epoch).toBe(1);
     expect(session.turns.flatMap((t) => t.atoms.map((a) => [a.uuid, a.sequence]))).toEqual([
