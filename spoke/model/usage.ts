@@ -11,6 +11,18 @@ export interface Tokens {
   cacheRead: number;
 }
 
+/** Six token counts stored side by side in Tokens' order, from `at` (ledger columns, packed rows). */
+export function tokensAt(values: ArrayLike<number>, at: number): Tokens {
+  return {
+    input: values[at],
+    output: values[at + 1],
+    cacheWrite: values[at + 2],
+    cacheWrite5m: values[at + 3],
+    cacheWrite1h: values[at + 4],
+    cacheRead: values[at + 5],
+  };
+}
+
 export interface MessageUsage extends Tokens {
   /** `message.id:requestId`, or the line's uuid when either is missing (then it counts alone) */
   key: string;

@@ -1,6 +1,6 @@
 import { bareAtom } from '../model/atom';
 import type { AtomMeta, AtomType, Author } from '../model/types';
-import type { MessageUsage } from '../model/usage';
+import { type MessageUsage, tokensAt } from '../model/usage';
 import type { GraphRecord, TranscriptRecord } from './record';
 
 // What an index worker parsed, packed for the trip to the kernel's thread: structured clone of a
@@ -343,17 +343,7 @@ class Unpacker {
     const nums = this.p.nums;
     const at = this.n;
     this.n += 7;
-    return {
-      key,
-      t: nums[at],
-      model,
-      input: nums[at + 1],
-      output: nums[at + 2],
-      cacheWrite: nums[at + 3],
-      cacheWrite5m: nums[at + 4],
-      cacheWrite1h: nums[at + 5],
-      cacheRead: nums[at + 6],
-    };
+    return { key, t: nums[at], model, ...tokensAt(nums, at + 1) };
   }
 
   private flag(): boolean {

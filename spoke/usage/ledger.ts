@@ -1,4 +1,4 @@
-import type { MessageUsage, Tokens } from '../model/usage';
+import { type MessageUsage, type Tokens, tokensAt } from '../model/usage';
 import type { LedgerStore, StoredRows } from './ledger-store';
 import { tokenTotal } from './usage';
 
@@ -172,19 +172,7 @@ export class MessageLedger {
   }
 
   private row(r: number): LedgerRow {
-    const base = r * TOKEN_COLUMNS;
-    const k = this.tokens;
-    return {
-      id: this.ids[r],
-      t: this.times[r],
-      model: MODELS[this.models[r]],
-      input: k[base],
-      output: k[base + 1],
-      cacheWrite: k[base + 2],
-      cacheWrite5m: k[base + 3],
-      cacheWrite1h: k[base + 4],
-      cacheRead: k[base + 5],
-    };
+    return { id: this.ids[r], t: this.times[r], model: MODELS[this.models[r]], ...tokensAt(this.tokens, r * TOKEN_COLUMNS) };
   }
 
   private grow(rows: number): void {
@@ -204,15 +192,5 @@ export class MessageLedger {
 
 /** One stored row as a LedgerRow (`models` names the row's model index). */
 function unpackRow(values: Float64Array, k: number, models: (string | null)[]): LedgerRow {
-  return {
-    id: values[k],
-    t: values[k + 1],
-    model: models[values[k + 2]] ?? null,
-    input: values[k + 3],
-    output: values[k + 4],
-    cacheWrite: values[k + 5],
-    cacheWrite5m: values[k + 6],
-    cacheWrite1h: values[k + 7],
-    cacheRead: values[k + 8],
-  };
+  return { id: values[k], t: values[k + 1], model: models[values[k + 2]] ?? null, ...tokensAt(values, k + 3) };
 }
