@@ -11,7 +11,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/build-web.ts'],
+    globalSetup: ['test/setup/build-web.ts', 'test/setup/build-cli.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

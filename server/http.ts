@@ -70,7 +70,7 @@ async function handle(deps: HttpDeps, req: IncomingMessage, res: ServerResponse)
   }
   if (url.pathname === yoga.graphqlEndpoint) {
     if (req.method === 'GET' && prefersHtml(req)) {
-      const page = graphiqlPage();
+      const page = await graphiqlPage();
       res.setHeader('content-security-policy', page.csp);
       return send(res, 200, 'text/html; charset=utf-8', page.html);
     }

@@ -1,6 +1,12 @@
 #!/usr/bin/env node
-// Loom runs from its TypeScript sources: tsx compiles them as they load.
-import { register } from 'tsx/esm/api';
+// `loom`: the CLI compiled (compiled.js), or from its TypeScript sources through tsx where the
+// checkout cannot hold a build.
+import { compiledCli } from './compiled.js';
 
-register();
-await import('../cli.ts');
+const compiled = await compiledCli();
+if (compiled) await import(compiled);
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../cli.ts');
+}

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { BASE_CSP } from '../security/headers';
 import { GRAPHIQL_EXAMPLES } from './examples';
 
@@ -22,14 +21,20 @@ const DOCUMENT_TITLE = '<title>Loom GraphiQL</title>';
  */
 const TAB_FIX = '<style>.graphiql-container .graphiql-tab{transform:none!important}</style>';
 
-let graphiql: { html: string; csp: string } | null = null;
+let graphiql: Promise<{ html: string; csp: string }> | null = null;
 
 /**
  * The page and its Content-Security-Policy. GraphiQL is one large inline script that starts
- * workers from blobs: the policy allows exactly that script, by hash.
+ * workers from blobs: the policy allows exactly that script, by hash. Its package loads with the
+ * first page asked for: it is a third of the kernel's imports, and most kernels never show it.
  */
-export function graphiqlPage(): { html: string; csp: string } {
-  if (graphiql) return graphiql;
+export function graphiqlPage(): Promise<{ html: string; csp: string }> {
+  graphiql ??= render();
+  return graphiql;
+}
+
+async function render(): Promise<{ html: string; csp: string }> {
+  const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
   const rendered = renderGraphiQL({
     title: HEADER,
     logo: MARK,
@@ -41,6 +46,5 @@ export function graphiqlPage(): { html: string; csp: string } {
   const html = rendered.replace(/<title>[\s\S]*?<\/title>/, DOCUMENT_TITLE).replace('</head>', `${TAB_FIX}</head>`);
   const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
   const csp = `${BASE_CSP.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`)}; worker-src blob:`;
-  graphiql = { html, csp };
-  return graphiql;
+  return { html, csp };
 }

@@ -1,4 +1,4 @@
-import { type CanUseTool, type PermissionMode, type Query, query } from '@anthropic-ai/claude-agent-sdk';
+import type { CanUseTool, PermissionMode, Query } from '@anthropic-ai/claude-agent-sdk';
 import { PromptQueue } from './prompt-queue';
 
 // One Claude Code process Loom drives through the Agent SDK: prompts go into its input stream,
@@ -24,13 +24,16 @@ export interface DrivenSessionOptions {
   exited: (error: string | null) => void;
 }
 
+/** The Agent SDK loads with the first session Loom drives: it is a tenth of the kernel's imports. */
+let agentSdk: Promise<typeof import('@anthropic-ai/claude-agent-sdk')> | null = null;
+
 /** How long a stopped process gets to end its turn and exit before it is killed. */
 const STOP_GRACE_MS = 5000;
 
 export class DrivenSession {
   private readonly input = new PromptQueue();
   private readonly abort = new AbortController();
-  private readonly run: Query;
+  private readonly run: Promise<Query>;
   private readonly done: Promise<void>;
   claudeSessionId: string | null = null;
   working = true;
@@ -47,19 +50,22 @@ export class DrivenSession {
       this.beginning = { resolve, reject };
     });
     this.input.push(firstPrompt);
-    this.run = query({
-      prompt: this.input,
-      options: {
-        pathToClaudeCodeExecutable: options.executable,
-        cwd: options.cwd,
-        env: options.env,
-        abortController: this.abort,
-        canUseTool: options.canUseTool,
-        ...(options.model && { model: options.model }),
-        ...(options.permissionMode && { permissionMode: options.permissionMode }),
-        ...(options.resume && { resume: options.resume }),
-      },
-    });
+    agentSdk ??= import('@anthropic-ai/claude-agent-sdk');
+    this.run = agentSdk.then(({ query }) =>
+      query({
+        prompt: this.input,
+        options: {
+          pathToClaudeCodeExecutable: options.executable,
+          cwd: options.cwd,
+          env: options.env,
+          abortController: this.abort,
+          canUseTool: options.canUseTool,
+          ...(options.model && { model: options.model }),
+          ...(options.permissionMode && { permissionMode: options.permissionMode }),
+          ...(options.resume && { resume: options.resume }),
+        },
+      }),
+    );
     this.done = this.follow();
   }
 
@@ -70,7 +76,7 @@ export class DrivenSession {
   }
 
   async interrupt(): Promise<void> {
-    await this.run.interrupt();
+    await (await this.run).interrupt();
   }
 
   /** Ends the process: its turn is interrupted, its input closed, and it is killed if it lingers. */
@@ -78,7 +84,7 @@ export class DrivenSession {
     if (!this.alive) return;
     // armed first: a process that does not even answer the interrupt is killed all the same
     const grace = setTimeout(() => this.abort.abort(), STOP_GRACE_MS);
-    if (this.working) await Promise.race([this.run.interrupt().catch(() => {}), this.done]);
+    if (this.working) await Promise.race([this.run.then((run) => run.interrupt()).catch(() => {}), this.done]);
     this.input.end();
     await this.done;
     clearTimeout(grace);
@@ -87,7 +93,7 @@ export class DrivenSession {
   private async follow(): Promise<void> {
     let error: string | null = null;
     try {
-      for await (const message of this.run) {
+      for await (const message of await this.run) {
         if (message.type === 'system' && message.subtype === 'init') {
           if (this.claudeSessionId !== message.session_id) {
             this.claudeSessionId = message.session_id;

@@ -1,0 +1,116 @@
+// Loom runs compiled: its TypeScript sources and the plain-JavaScript packages they use, bundled by
+// esbuild into a few modules. Resolving and loading a thousand small modules, and compiling each
+// of Loom's as it loaded (tsx), took most of the kernel's start. The bundle is rebuilt whenever a
+// source it was made from changed, so an edited checkout runs what it holds; a checkout that cannot
+// be written to runs from its sources through tsx.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const ENTRY = join(ROOT, 'server', 'cli.ts');
+const BUILDS = join(ROOT, 'dist', 'loom');
+/** which build is current, and the size and time of each source it was made from */
+const CURRENT = join(BUILDS, 'current.json');
+/** an older build is removed once it is this old: a command still starting from it has long loaded what it needs */
+const STALE_BUILD_MS = 60 * 60 * 1000;
+
+/** The URL of the CLI's compiled entry, built first if missing or older than a source; null when it cannot be built here. */
+export async function compiledCli() {
+  const current = readCurrent();
+  const entry = (build) => join(BUILDS, build, 'cli.js');
+  if (typeof current?.build === 'string' && Array.isArray(current.inputs) && [[entry(current.build)], ...current.inputs].every(unchanged)) {
+    return pathToFileURL(entry(current.build)).href;
+  }
+  try {
+    return pathToFileURL(entry(await build())).href;
+  } catch {
+    return null;
+  }
+}
+
+function readCurrent() {
+  try {
+    return JSON.parse(readFileSync(CURRENT, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** [absolute path, size, mtime]: unchanged when the file is still there with the size and time given (a moved checkout rebuilds) */
+function unchanged([path, size, mtimeMs]) {
+  try {
+    const stat = statSync(path);
+    return (size === undefined || stat.size === size) && (mtimeMs === undefined || stat.mtimeMs === mtimeMs);
+  } catch {
+    return false;
+  }
+}
+
+/** Builds into a folder of its own (commands starting at the same time each build their own), then names it current. */
+async function build() {
+  const { build: esbuild } = await import('esbuild');
+  const name = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const outdir = join(BUILDS, name);
+  mkdirSync(BUILDS, { recursive: true });
+  const result = await esbuild({
+    entryPoints: { cli: ENTRY },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // native code (better-sqlite3, ssh2's optional crypto), a package that finds its own files (the
+    // Agent SDK's cli.js), one loaded only when asked (GraphiQL's page), and the compilers
+    external: ['better-sqlite3', 'ssh2', '@anthropic-ai/claude-agent-sdk', '@graphql-yoga/render-graphiql', 'tsx', 'esbuild'],
+    outdir,
+    absWorkingDir: ROOT,
+    metafile: true,
+    logLevel: 'silent',
+    // the packages bundled that are CommonJS require Node's own modules
+    banner: { js: "import { createRequire as loomRequire } from 'node:module'; const require = loomRequire(import.meta.url);" },
+    plugins: [sourceLocations],
+  });
+  const inputs = Object.keys(result.metafile.inputs).map((input) => {
+    const path = join(ROOT, input);
+    const stat = statSync(path);
+    return [path, stat.size, stat.mtimeMs];
+  });
+  const temp = `${CURRENT}.${name}`;
+  writeFileSync(temp, JSON.stringify({ build: name, inputs }));
+  renameSync(temp, CURRENT);
+  removeOldBuilds(name);
+  return name;
+}
+
+/**
+ * Each module keeps its own location: `import.meta.url` and `import.meta.dirname` name its source
+ * file's folder, not the bundle's, so paths beside a source (the hook scripts, package.json, the
+ * web client, worker modules) resolve as they do from the sources.
+ */
+const sourceLocations = {
+  name: 'source-locations',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.')) return undefined;
+      const contents = text
+        .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
+        .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)));
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+function removeOldBuilds(keep) {
+  for (const entry of readdirSync(BUILDS)) {
+    if (entry === keep || entry.startsWith('current.json')) continue;
+    const path = join(BUILDS, entry);
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_BUILD_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // another command removed it first
+    }
+  }
+}
