@@ -106,13 +106,15 @@ export async function up(argv: string[]): Promise<void> {
     });
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+  // the link at once: the dashboard lists sessions newest first as they are read, with how far it is
+  process.stdout.write(
+    `Loom ${VERSION} on ${kernel.source.kernel().host.name}, reading ${projectsRoot}\n` +
+      `open ${kernel.access.link(kernel.url)}\n(the link signs this browser in once; \`loom url\` prints it again)\n`,
+  );
   await kernel.indexed;
   const info = kernel.source.kernel();
   process.stderr.write(`${bar.finish(info.indexing)}\n`);
-  process.stdout.write(
-    `Loom ${VERSION} on ${info.host.name}: ${info.sessionCount} sessions from ${projectsRoot}\n` +
-      `open ${kernel.access.link(kernel.url)}\n(the link signs this browser in once; \`loom url\` prints it again)\n`,
-  );
+  process.stdout.write(`${info.sessionCount} sessions from ${projectsRoot}\n`);
 }
 
 /** more threads than this only wait on the kernel's thread (docs/performance.md) */

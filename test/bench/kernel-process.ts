@@ -61,8 +61,9 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
     let out = '';
     child.stdout!.on('data', (d) => {
       out += d;
+      // the link comes at once, the session count once the first index is done
       const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
-      if (m) resolve(m[0]);
+      if (m && /\n\d+ sessions from /.test(out)) resolve(m[0]);
     });
     child.once('exit', (code) => reject(new Error(`loom up (${options.name}) exited with ${code}:\n${stderr}`)));
   });

@@ -51,8 +51,9 @@ interface IndexRun {
   workers: number | null;
 }
 
-/** What first-sessions.ts prints: when the newest sessions were listed, and when indexing was done. */
+/** What first-sessions.ts prints: when `loom up` printed its link, when the newest sessions were listed, and when indexing was done. */
 interface FirstScreen {
+  linkMs: number;
   firstMs: number;
   doneMs: number;
   sessions: number;
@@ -113,7 +114,7 @@ async function measureRun(
     ratio(cold),
     ...byWorkers,
     f(cold.maxRssMB),
-    `${seconds(first.firstMs)}${first.sessions < 50 ? ` (${first.sessions} sessions)` : ''}; done ${seconds(first.doneMs)}`,
+    `${seconds(first.firstMs)}${first.sessions < 50 ? ` (${first.sessions} sessions)` : ''} (link ${seconds(first.linkMs)}); done ${seconds(first.doneMs)}`,
     `${seconds(warm.ms)} (${seconds(warm.ms - warm.importsMs)} after imports), ${warm.fromCache}/${warm.files} from cache`,
     `${f(p50, 1)} / ${f(p99, 1)}${p50 > 10 || p99 > 50 ? ' (over 10 / 50)' : ''}`,
   ];

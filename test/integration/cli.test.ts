@@ -20,7 +20,7 @@ function tempDir(): string {
   return dir;
 }
 
-/** Starts `loom up` and resolves with its URL once it printed one. */
+/** Starts `loom up` and resolves with its URL once it printed one and the sessions its first index found. */
 async function up(args: string[]): Promise<{ child: ChildProcess; url: string; out: () => string; err: () => string }> {
   const child = spawn(process.execPath, [LOOM, 'up', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
@@ -29,6 +29,7 @@ async function up(args: string[]): Promise<{ child: ChildProcess; url: string; o
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
   const url = await until(() => /http:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0], `a URL from loom up (stderr: ${err})`, 20_000);
+  await until(() => /\n\d+ sessions from /.test(out), `the first index, done (stdout: ${out})`, 20_000);
   return { child, url, out: () => out, err: () => err };
 }
 
@@ -46,10 +47,11 @@ afterEach(async () => {
 });
 
 describe('loom up and loom status', () => {
-  it('starts on loopback, prints the URL after indexing, and answers loom status', async () => {
+  it('starts on loopback, prints the URL at once and the sessions once indexed, and answers loom status', async () => {
     const state = tempDir();
     const { url, out, err } = await up(['--projects', FIXTURES, '--state', state]);
-    expect(out()).toMatch(/23 sessions from .*claude-projects/);
+    expect(out()).toMatch(/^Loom [\d.]+ on [^,]+, reading .*claude-projects\n/);
+    expect(out()).toMatch(/\n23 sessions from .*claude-projects\n$/);
     // stderr and stdout are separate pipes: the progress summary may arrive after the URL.
     await until(() => /indexed 36 files, [\d.]+ MB in [\d.]+ s/.test(err()), `the indexing summary on stderr (got: ${err()})`);
     const token = readFileSync(join(state, 'token'), 'utf8').trim();
@@ -83,9 +85,8 @@ describe('loom up and loom status', () => {
   });
 
   it('starts with the index workers --index-workers asks for, and refuses a count that is not one', async () => {
-    // the link is printed once the first index is done
     const started = await up(['--projects', FIXTURES, '--state', tempDir(), '--index-workers', '2']);
-    expect(started.out()).toMatch(/: 23 sessions from /);
+    expect(started.out()).toMatch(/\n23 sessions from /);
     expect(started.err()).not.toContain('index worker stopped');
     const bad = await run(process.execPath, [LOOM, 'up', '--port', '0', '--projects', FIXTURES, '--state', tempDir(), '--index-workers', 'many']).catch(
       (e) => e,
