@@ -10,7 +10,11 @@ import { pathToFileURL } from 'node:url';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const ENTRY = join(ROOT, 'server', 'cli.ts');
+/** the modules worker threads run (spoke/workers/start-worker.ts): compiled too, so that a worker starts without tsx */
+const WORKERS = ['spoke/transcripts/index-worker.ts', 'spoke/search/writer-worker.ts'];
 const BUILDS = join(ROOT, 'dist', 'loom');
+/** what npm installed: rewritten by every install */
+const INSTALLED = join(ROOT, 'node_modules', '.package-lock.json');
 /** which build is current, and the size and time of each source it was made from */
 const CURRENT = join(BUILDS, 'current.json');
 /** an older build is removed once it is this old: a command still starting from it has long loaded what it needs */
@@ -25,7 +29,8 @@ export async function compiledCli() {
   }
   try {
     return pathToFileURL(entry(await build())).href;
-  } catch {
+  } catch (err) {
+    process.stderr.write(`loom: could not compile into ${BUILDS} (${err.message.split('\n')[0]}); running from the sources, which starts slower\n`);
     return null;
   }
 }
@@ -54,8 +59,9 @@ async function build() {
   const name = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const outdir = join(BUILDS, name);
   mkdirSync(BUILDS, { recursive: true });
+  const workers = WORKERS.map((source) => ({ name: source.replace(/\.ts$/, ''), source: join(ROOT, source) }));
   const result = await esbuild({
-    entryPoints: { cli: ENTRY },
+    entryPoints: { cli: ENTRY, ...Object.fromEntries(workers.map((w) => [w.name, w.source])) },
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -71,9 +77,11 @@ async function build() {
     // the packages bundled that are CommonJS require Node's own modules
     banner: { js: "import { createRequire as loomRequire } from 'node:module'; const require = loomRequire(import.meta.url);" },
     plugins: [sourceLocations],
+    define: { 'import.meta.loomWorkers': JSON.stringify(Object.fromEntries(workers.map((w) => [w.source, join(outdir, `${w.name}.js`)]))) },
   });
-  const inputs = Object.keys(result.metafile.inputs).map((input) => {
-    const path = join(ROOT, input);
+  // the packages bundled change only when npm installs (which rewrites its lock), the build's settings only with this file
+  const sources = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('node_modules/') && !input.startsWith('<define:'));
+  const inputs = [...sources.map((input) => join(ROOT, input)), INSTALLED, import.meta.filename].map((path) => {
     const stat = statSync(path);
     return [path, stat.size, stat.mtimeMs];
   });
