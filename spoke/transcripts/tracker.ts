@@ -1,5 +1,5 @@
-import { type Dirent, existsSync, statSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { existsSync, type Stats, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { TranscriptArchive } from '../archive/transcript-archive';
 import type { IndexingProgress } from '../model/types';
@@ -123,14 +123,13 @@ export class TranscriptTracker {
   /** Starts watching, then reads every existing file once. Resolves when the first index is done. */
   async start(onProgress?: (p: IndexingProgress) => void): Promise<void> {
     // watched before the files are listed: a file written meanwhile is signalled, never missed
-    await this.tree.start();
-
-    const found = [...(await this.discover())];
+    const listed = this.tree.start();
+    const found = this.discover(listed);
     const onDisk = new Set(found.map((f) => f.path));
     const archived = this.archiveOnly(onDisk);
     const unchanged = this.restoreCache(found, archived);
     for (const path of archived) {
-      this.track(path, true);
+      this.track(path, 'archived');
       found.push({ path, size: this.options.archive!.archivedTo(this.nameOf(path)), ino: 0, mtimeMs: 0 });
     }
     // newest first: the sessions people open first are listed first, while the rest is read
@@ -324,11 +323,16 @@ export class TranscriptTracker {
     return place;
   }
 
-  private track(path: string, archived = false): TrackedFile | null {
+  /**
+   * Follows a file from now on: one on disk (its link judged first, unless the start's listing
+   * judged it), or one read from Loom's copy.
+   */
+  private track(path: string, from: 'disk' | 'listed' | 'archived' = 'disk'): TrackedFile | null {
     let file = this.files.get(path);
     if (file) return file;
     const place = this.placeFor(path);
-    if (!place || (!archived && !this.mayRead(path))) return null;
+    if (!place || (from === 'disk' && !this.mayRead(path))) return null;
+    const archived = from === 'archived';
     const tail = archived ? this.copyTail(path) : new FileTail(path);
     file = { path, place, tail, archived, ingest: null, reading: null, again: false, timer: null };
     this.files.set(path, file);
@@ -472,14 +476,15 @@ export class TranscriptTracker {
     for (const state of cache.files) {
       if (copies.has(state.path)) {
         // deleted while no kernel ran: its copy goes on from where the file was read to
-        const file = this.track(state.path, true);
+        const file = this.track(state.path, 'archived');
         file?.tail.resume(state);
         if (file) file.ingest = this.catalog.openFile(state.path, file.place, false);
         this.catalog.markArchived(state.path);
         if (file && this.options.archive!.archivedTo(this.nameOf(state.path)) === state.offset) unchanged.add(state.path);
         continue;
       }
-      const file = this.track(state.path);
+      // every file on disk was tracked when the listing found it
+      const file = this.files.get(state.path);
       const now = onDisk.get(state.path);
       if (!file || !now) {
         this.catalog.forgetFile(state.path);
@@ -521,22 +526,21 @@ export class TranscriptTracker {
     return false;
   }
 
-  private async discover(): Promise<FoundFile[]> {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(this.root, { recursive: true, withFileTypes: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
-    }
+  /**
+   * The transcripts the tree's first listing found (links judged already), tracked, with their
+   * size, inode and mtime now. Stat'ed one after another without yielding: at thousands of files,
+   * a round trip through libuv's thread pool for each cost more than the calls.
+   */
+  private discover(listed: string[]): FoundFile[] {
     const found: FoundFile[] = [];
-    for (const entry of entries) {
-      const path = join(entry.parentPath, entry.name);
-      // every link is judged (and a refused one logged) here, transcript-named or not
-      if (entry.isSymbolicLink() ? !this.mayRead(path) : !entry.isFile()) continue;
-      if (!entry.name.endsWith('.jsonl') || !placeOf(this.root, path)) continue;
-      const info = await stat(path).catch(() => null);
-      if (info) found.push({ path, size: info.size, ino: info.ino, mtimeMs: info.mtimeMs });
+    for (const path of listed) {
+      let info: Stats;
+      try {
+        info = statSync(path);
+      } catch {
+        continue; // gone since: its watch reports it
+      }
+      if (this.track(path, 'listed')) found.push({ path, size: info.size, ino: info.ino, mtimeMs: info.mtimeMs });
     }
     return found;
   }
