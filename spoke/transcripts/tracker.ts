@@ -1,12 +1,12 @@
-import { existsSync, type Stats, statSync } from 'node:fs';
+import { existsSync, rmSync, type Stats, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { TranscriptArchive } from '../archive/transcript-archive';
 import type { IndexingProgress } from '../model/types';
-import { LedgerStore } from '../usage/ledger-store';
+import { BlobStore } from '../store/blob-store';
 import { ArchivedTail } from './archived-tail';
 import type { FileIngest, SessionCatalog } from './catalog';
-import { loadIndexCache, saveIndexCache, usageFileOf } from './index-cache';
+import { blobFileOf, loadIndexCache, saveIndexCache } from './index-cache';
 import { IndexPool, type Prefetch } from './index-pool';
 import { dirWatchOf, placeOf, sessionFolderOf, type TranscriptPlace } from './paths';
 import { type AheadFile, ingestPrefetched, ReadAhead } from './read-ahead';
@@ -81,8 +81,8 @@ export class TranscriptTracker {
   private readonly tree: TreeWatcher;
   private stopped = false;
   private saveTimer: NodeJS.Timeout | null = null;
-  /** sleeping sessions' usage rows, beside the index cache (none without a cache) */
-  private ledgers: LedgerStore | null = null;
+  /** sleeping sessions' usage rows and goals, beside the index cache (none without a cache) */
+  private blobs: BlobStore | null = null;
   /** something changed since the cache was last written (a restart with nothing new writes nothing) */
   private cacheStale = true;
   /** the tree's real path, which every link must stay inside */
@@ -169,8 +169,8 @@ export class TranscriptTracker {
     this.tree.close();
     await Promise.all([...this.files.values()].map((f) => f.reading));
     if (this.progress.done && this.cacheStale) this.saveCache();
-    this.ledgers?.close();
-    this.ledgers = null;
+    this.blobs?.close();
+    this.blobs = null;
   }
 
   /**
@@ -458,18 +458,20 @@ export class TranscriptTracker {
     const unchanged = new Set<string>();
     if (!this.options.cacheFile) return unchanged;
     const cache = loadIndexCache(this.options.cacheFile, this.root, this.options.log);
-    const usageFile = usageFileOf(this.options.cacheFile);
-    const ledgers = cache && LedgerStore.reopen(usageFile, cache.ledgers);
-    if (cache && !ledgers) this.options.log(`the usage file ${usageFile} is missing or not the index cache's; indexing from the transcripts`);
+    const blobFile = blobFileOf(this.options.cacheFile);
+    const blobs = cache && BlobStore.reopen(blobFile, cache.blobs);
+    if (cache && !blobs) this.options.log(`the file ${blobFile} of usage rows and goals is missing or not the index cache's; indexing from the transcripts`);
     try {
-      this.ledgers = ledgers ?? LedgerStore.create(usageFile);
+      // before format 11 the usage rows were alone in index-cache.usage: no cache refers to it now
+      if (!blobs) rmSync(blobFile.replace(/\.blobs$/, '.usage'), { force: true });
+      this.blobs = blobs ?? BlobStore.create(blobFile);
     } catch (err) {
-      this.options.log(`no index cache this run: the usage file ${usageFile} cannot be written (${(err as Error).message})`);
+      this.options.log(`no index cache this run: the file ${blobFile} cannot be written (${(err as Error).message})`);
       return unchanged;
     }
-    this.catalog.keepLedgersIn(this.ledgers);
-    if (!cache || !ledgers) return unchanged;
-    this.catalog.restore(cache, ledgers);
+    this.catalog.keepBlobsIn(this.blobs);
+    if (!cache || !blobs) return unchanged;
+    this.catalog.restore(cache, blobs);
     this.cacheStale = false;
     const onDisk = new Map(found.map((f) => [f.path, f]));
     const copies = new Set(archived);
@@ -500,15 +502,15 @@ export class TranscriptTracker {
   }
 
   private saveCache(): void {
-    if (!this.options.cacheFile || !this.ledgers) return;
+    if (!this.options.cacheFile || !this.blobs) return;
     try {
       const files = [...this.files.values()].flatMap((f) => {
         const state = f.reading ? null : f.tail.state();
         return state ? [{ path: f.path, ...state }] : [];
       });
-      // the snapshot may write the usage file anew, naming it again: the cache names it after
-      const sessions = this.catalog.snapshot(this.ledgers);
-      saveIndexCache(this.options.cacheFile, { root: this.root, files, ledgers: this.ledgers.id, ...sessions });
+      // the snapshot may write the blob file anew, naming it again: the cache names it after
+      const sessions = this.catalog.snapshot(this.blobs);
+      saveIndexCache(this.options.cacheFile, { root: this.root, files, blobs: this.blobs.id, ...sessions });
       this.cacheStale = false;
     } catch (err) {
       this.options.log(`could not save the index cache ${this.options.cacheFile}: ${(err as Error).message}`);
