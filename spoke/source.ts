@@ -105,6 +105,8 @@ export class LocalSource implements Source {
   private readonly log: (message: string) => void;
   private readonly live: LiveStates | null;
   private clears: GoalClears | null = null;
+  /** sleeping sessions whose stored goals could not be read: each is read again once to judge them */
+  private readonly rejudged = new Set<string>();
   private readonly alarms: SilenceAlarms;
   private readonly searchIndex: SearchIndex | null;
   private readonly archive: TranscriptArchive | null;
@@ -260,7 +262,23 @@ export class LocalSource implements Source {
   private goalsNow(session: TranscriptSession): Goal[] {
     const live = this.liveOf(session.key);
     const request = this.options.latestRequest?.(this.claudeIdsOf(session.key)) ?? null;
-    return withClock(withLive(session.goals(), live, request), live, this.now());
+    return withClock(withLive(session.goals() ?? this.rejudge(session.key), live, request), live, this.now());
+  }
+
+  /**
+   * A sleeping session whose stored goals are not goals (a damaged file beside the index cache)
+   * is read again, which judges them anew, and announced as changed once it is awake; until then
+   * it has none.
+   */
+  private rejudge(key: string): Goal[] {
+    if (this.rejudged.has(key)) return [];
+    this.rejudged.add(key);
+    this.log(`the stored goals of session ${key} could not be read; reading its transcript again to judge them`);
+    void this.tracker.wake(key).then(
+      () => this.changed([key]),
+      (err: Error) => this.log(`session ${key} could not be read again to judge its goals: ${err.message}`),
+    );
+    return [];
   }
 
   /** The Loom session id (`host:key`) a Claude Code session is part of. */

@@ -1,4 +1,5 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { decodeText } from './ascii-json';
 
 // Files Loom keeps in its state dir are replaced whole and atomically: a crash leaves the old
 // file or the new one, never half of either. A file that cannot be read back is moved aside
@@ -26,10 +27,10 @@ export function writeFileAtomic(path: string, text: string | Iterable<string>, m
   renameSync(temp, path);
 }
 
-/** The file's text, or null when it does not exist. */
+/** The file's text (UTF-8), or null when it does not exist. */
 export function readFileIfPresent(path: string): string | null {
   try {
-    return readFileSync(path, 'utf8');
+    return decodeText(readFileSync(path));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;

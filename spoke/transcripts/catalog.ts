@@ -1,6 +1,5 @@
-import { StoredGoals } from '../goals/stored-goals';
 import type { FileRole, SessionSummary } from '../model/types';
-import type { LedgerStore } from '../usage/ledger-store';
+import type { BlobStore } from '../store/blob-store';
 import type { CacheContents, IndexCache } from './index-cache';
 import type { TranscriptPlace } from './paths';
 import { type GraphRecord, type OtherRecord, parseLine, type TranscriptRecord } from './record';
@@ -36,7 +35,7 @@ export class SessionCatalog {
   private readonly byFile = new Map<string, Set<TranscriptSession>>();
   private lastUsed: string | null = null;
   /** where sleeping sessions' usage rows are kept (beside the index cache); in memory without one */
-  private ledgers: LedgerStore | null = null;
+  private blobs: BlobStore | null = null;
 
   constructor(
     readonly host: string,
@@ -45,9 +44,9 @@ export class SessionCatalog {
     readonly keyOf: (sessionId: string) => string = (id) => id,
   ) {}
 
-  /** Keeps sleeping sessions' usage rows in this store from now on. */
-  keepLedgersIn(store: LedgerStore): void {
-    this.ledgers = store;
+  /** Keeps sleeping sessions' usage rows in this store from now on (their goals go there when the cache is saved). */
+  keepBlobsIn(store: BlobStore): void {
+    this.blobs = store;
   }
 
   get(key: string): TranscriptSession | undefined {
@@ -198,9 +197,9 @@ export class SessionCatalog {
       const session = this.sessions.get(key);
       if (!session || session.waking || this.pins.has(key) || keep.includes(session)) continue;
       session.sleep(this.nameOf(session));
-      if (this.ledgers) {
-        session.usage.spill(this.ledgers);
-        session.subagentUsage.spill(this.ledgers);
+      if (this.blobs) {
+        session.usage.spill(this.blobs);
+        session.subagentUsage.spill(this.blobs);
       }
       if (!session.parentKey) for (const f of session.files.keys()) this.sidechains.delete(f);
       this.awake.delete(key);
@@ -261,11 +260,12 @@ export class SessionCatalog {
   }
 
   /** Everything the index cache keeps of the sessions, one session at a time. */
-  snapshot(ledgers: LedgerStore): Pick<CacheContents, 'sessions' | 'summaries'> {
+  snapshot(blobs: BlobStore): Pick<CacheContents, 'sessions' | 'summaries'> {
     const sessions = [...this.sessions.values()];
-    ledgers.compact(sessions.flatMap((s) => [s.usage.storedRows(), s.subagentUsage.storedRows()]).filter((r) => r !== null));
+    // every blob a session still refers to (a waking one reads its goals until it is awake)
+    blobs.compact(sessions.flatMap((s) => [s.usage.storedRows(), s.subagentUsage.storedRows(), s.storedGoals().storedBlob()]).filter((r) => r !== null));
     const cached = function* (this: SessionCatalog): Generator<CachedSession> {
-      for (const s of sessions) if (!s.waking) yield encodeSession(s, s.sleeping ?? this.awakeFacts(s), ledgers);
+      for (const s of sessions) if (!s.waking) yield encodeSession(s, s.sleeping ?? this.awakeFacts(s), blobs);
     }.call(this);
     const summaries = Object.fromEntries([...this.summaries].map(([project, map]) => [project, [...map]]));
     return { sessions: cached, summaries };
@@ -279,11 +279,11 @@ export class SessionCatalog {
   }
 
   /** Brings back sessions from the index cache, asleep. */
-  restore(cache: Pick<IndexCache, 'sessions' | 'summaries'>, ledgers: LedgerStore): void {
+  restore(cache: Pick<IndexCache, 'sessions' | 'summaries'>, blobs: BlobStore): void {
     for (const [project, pairs] of Object.entries(cache.summaries)) this.summaries.set(project, new Map(pairs));
     for (const c of cache.sessions) {
       const s = this.ensure(c.key, c.project);
-      Object.assign(s, decodeSession(c, ledgers));
+      Object.assign(s, decodeSession(c, blobs));
       for (const f of c.files) {
         s.files.set(f.path, f);
         this.indexFile(s, f.path);
@@ -323,7 +323,7 @@ export class SessionCatalog {
       startedAt: path[0]?.t ?? 0,
       turnCount: session.turns().length,
       atomCount: path.length,
-      goals: StoredGoals.of(session.goals()),
+      goals: session.storedGoals(),
     };
   }
 

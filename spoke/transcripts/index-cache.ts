@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import { asciiJson } from '../store/ascii-json';
 import { moveAside, readFileIfPresent, writeFileAtomic } from '../store/atomic-file';
+import { array, type Checked, literal, number, object, record, string, tuple } from '../store/json-check';
 import { VERSION } from '../version';
 import { CachedSession } from './session-codec';
 
@@ -7,26 +8,26 @@ import { CachedSession } from './session-codec';
 // each session. A restart with nothing changed reads this instead of every transcript; a file
 // that grew is read from where it was left, and its sessions wake on demand.
 
-const CACHE_FORMAT = 10;
+const CACHE_FORMAT = 11;
 
-const Header = z.object({ format: z.number(), loom: z.string(), root: z.string() });
+const Header = object({ format: number, loom: string, root: string });
 
-const IndexCache = z.object({
-  format: z.literal(CACHE_FORMAT),
-  loom: z.string(),
-  root: z.string(),
-  files: z.array(z.object({ path: z.string(), offset: z.number(), lines: z.number(), ino: z.number() })),
-  /** the id of the usage file beside the cache (LedgerStore) its sessions' usage rows are in */
-  ledgers: z.string(),
-  sessions: z.array(CachedSession),
+const IndexCache = object({
+  format: literal(CACHE_FORMAT),
+  loom: string,
+  root: string,
+  files: array(object({ path: string, offset: number, lines: number, ino: number })),
+  /** the id of the file beside the cache (BlobStore) its sessions' usage rows and goals are in */
+  blobs: string,
+  sessions: array(CachedSession),
   /** per project: summary leafUuid → text, in the order they were read */
-  summaries: z.record(z.string(), z.array(z.tuple([z.string(), z.string()]))),
+  summaries: record(array(tuple(string, string))),
 });
 
-export type IndexCache = z.infer<typeof IndexCache>;
+export type IndexCache = Checked<typeof IndexCache>;
 
-/** Where sleeping sessions' usage rows are kept: beside the cache (`index-cache.json` → `index-cache.usage`). */
-export const usageFileOf = (cacheFile: string): string => `${cacheFile.replace(/\.json$/, '')}.usage`;
+/** Where sleeping sessions' usage rows and goals are kept: beside the cache (`index-cache.json` → `index-cache.blobs`). */
+export const blobFileOf = (cacheFile: string): string => `${cacheFile.replace(/\.json$/, '')}.blobs`;
 /**
  * The cache for this projects root, or null when there is none, it is for another root or
  * another Loom version (the index format may differ), or it is unreadable (then moved aside).
@@ -41,33 +42,29 @@ export function loadIndexCache(path: string, root: string, log: (m: string) => v
     // unreadable: moved aside below
   }
   // Another format, Loom version or projects root is not damage: the cache is just not for us.
-  const header = Header.safeParse(raw);
-  if (header.success && (header.data.format !== CACHE_FORMAT || header.data.loom !== VERSION || header.data.root !== root)) return null;
-  const parsed = IndexCache.safeParse(raw);
-  if (!parsed.success) {
-    const aside = moveAside(path);
-    log(`the index cache ${path} could not be read; moved it to ${aside} and indexing from the transcripts`);
-    return null;
-  }
-  return parsed.data;
+  if (Header(raw) && (raw.format !== CACHE_FORMAT || raw.loom !== VERSION || raw.root !== root)) return null;
+  if (IndexCache(raw)) return raw;
+  const aside = moveAside(path);
+  log(`the index cache ${path} could not be read; moved it to ${aside} and indexing from the transcripts`);
+  return null;
 }
 
 export interface CacheContents {
   root: string;
   files: IndexCache['files'];
-  ledgers: string;
+  blobs: string;
   summaries: IndexCache['summaries'];
   sessions: Iterable<CachedSession>;
 }
 
-/** Writes the cache one session at a time: at a gigabyte of transcripts it is tens of megabytes. */
+/** Writes the cache one session at a time (at a gigabyte of transcripts it is megabytes), in ASCII (ascii-json.ts). */
 export function saveIndexCache(path: string, cache: CacheContents): void {
   function* parts(): Generator<string> {
-    const head = { format: CACHE_FORMAT, loom: VERSION, root: cache.root, files: cache.files, ledgers: cache.ledgers, summaries: cache.summaries };
-    yield `${JSON.stringify(head).slice(0, -1)},"sessions":[`;
+    const head = { format: CACHE_FORMAT, loom: VERSION, root: cache.root, files: cache.files, blobs: cache.blobs, summaries: cache.summaries };
+    yield `${asciiJson(head).slice(0, -1)},"sessions":[`;
     let first = true;
     for (const session of cache.sessions) {
-      yield `${first ? '' : ','}${JSON.stringify(session)}`;
+      yield `${first ? '' : ','}${asciiJson(session)}`;
       first = false;
     }
     yield ']}';

@@ -1,47 +1,49 @@
-import { z } from 'zod';
 import { StoredGoals } from '../goals/stored-goals';
+import type { BlobStore } from '../store/blob-store';
+import { array, boolean, type Checked, literal, nullable, number, object, record, string } from '../store/json-check';
 import { MessageLedger } from '../usage/ledger';
-import type { LedgerStore } from '../usage/ledger-store';
 import type { SleepFacts, TranscriptSession } from './session';
 
-// What a session keeps across a restart, in one place: the index cache's shape of it
-// (zod-validated on read), and the two ways across. A field added to a session that must outlive
-// a restart is added here three times, side by side, or the types refuse.
+// What a session keeps across a restart, in one place: the index cache's shape of it (checked
+// on read), and the two ways across. A field added to a session that must outlive a restart is
+// added here three times, side by side, or the types refuse.
 
-const TranscriptFile = z.object({
-  path: z.string(),
-  fsid: z.string(),
-  role: z.enum(['main', 'subagent']),
-  bytes: z.number(),
-  lines: z.number(),
-  rereads: z.number(),
-  archived: z.boolean().default(false),
+const TranscriptFile = object({
+  path: string,
+  fsid: string,
+  role: literal('main', 'subagent'),
+  bytes: number,
+  lines: number,
+  rereads: number,
+  archived: boolean,
 });
 
-/** where a MessageLedger's rows are in the usage file beside the cache (LedgerStore), and its model names */
-const StoredLedger = z.object({ models: z.array(z.string().nullable()), at: z.number(), values: z.number() });
+/** where a blob is in the file beside the cache (BlobStore) */
+const StoredBlob = object({ at: number, bytes: number });
+/** where a MessageLedger's rows are, and the model names they index */
+const StoredLedger = object({ at: number, bytes: number, models: array(nullable(string)) });
 
-export const CachedSession = z.object({
-  key: z.string(),
-  project: z.string(),
-  parentKey: z.string().nullable(),
-  cwd: z.string().nullable(),
-  gitBranch: z.string().nullable(),
-  customTitle: z.string().nullable(),
-  aiTitle: z.string().nullable(),
-  generation: z.number(),
-  epoch: z.number(),
-  updatedAt: z.number(),
-  models: z.array(z.string()),
-  recordTypes: z.record(z.string(), z.number()),
-  parseErrors: z.array(z.object({ file: z.string(), line: z.number(), offset: z.number(), reason: z.string() })),
-  files: z.array(TranscriptFile),
-  /** goals: their JSON, checked when first read (StoredGoals), not at every restart */
-  facts: z.object({ atomCount: z.number(), turnCount: z.number(), startedAt: z.number(), name: z.string(), goals: z.string() }),
+export const CachedSession = object({
+  key: string,
+  project: string,
+  parentKey: nullable(string),
+  cwd: nullable(string),
+  gitBranch: nullable(string),
+  customTitle: nullable(string),
+  aiTitle: nullable(string),
+  generation: number,
+  epoch: number,
+  updatedAt: number,
+  models: array(string),
+  recordTypes: record(number),
+  parseErrors: array(object({ file: string, line: number, offset: number, reason: string })),
+  files: array(TranscriptFile),
+  /** goals: where their JSON is beside the cache, read and checked when first asked for (StoredGoals) */
+  facts: object({ atomCount: number, turnCount: number, startedAt: number, name: string, goals: StoredBlob }),
   usage: StoredLedger,
   subagentUsage: StoredLedger,
 });
-export type CachedSession = z.infer<typeof CachedSession>;
+export type CachedSession = Checked<typeof CachedSession>;
 
 /** The session's own fields a restart brings back (its key, project, files and parent are placed by the catalog). */
 type Restored = Pick<
@@ -62,7 +64,7 @@ type Restored = Pick<
 >;
 
 /** A session as the cache keeps it, with the facts it has asleep (or would have). */
-export function encodeSession(s: TranscriptSession, facts: SleepFacts, ledgers: LedgerStore): CachedSession {
+export function encodeSession(s: TranscriptSession, facts: SleepFacts, blobs: BlobStore): CachedSession {
   const { goals, ...rest } = facts;
   return {
     key: s.key,
@@ -79,14 +81,14 @@ export function encodeSession(s: TranscriptSession, facts: SleepFacts, ledgers: 
     recordTypes: Object.fromEntries(s.recordTypes),
     parseErrors: s.parseErrors,
     files: [...s.files.values()],
-    facts: { ...rest, goals: goals.json() },
-    usage: s.usage.save(ledgers),
-    subagentUsage: s.subagentUsage.save(ledgers),
+    facts: { ...rest, goals: goals.save(blobs) },
+    usage: s.usage.save(blobs),
+    subagentUsage: s.subagentUsage.save(blobs),
   };
 }
 
 /** What a cached session puts back on its session, asleep. */
-export function decodeSession(c: CachedSession, ledgers: LedgerStore): Restored {
+export function decodeSession(c: CachedSession, blobs: BlobStore): Restored {
   return {
     cwd: c.cwd,
     gitBranch: c.gitBranch,
@@ -98,8 +100,8 @@ export function decodeSession(c: CachedSession, ledgers: LedgerStore): Restored 
     models: new Set(c.models),
     recordTypes: new Map(Object.entries(c.recordTypes)),
     parseErrors: c.parseErrors,
-    sleeping: { ...c.facts, goals: StoredGoals.fromJson(c.facts.goals) },
-    usage: MessageLedger.stored(ledgers, c.usage),
-    subagentUsage: MessageLedger.stored(ledgers, c.subagentUsage),
+    sleeping: { ...c.facts, goals: StoredGoals.stored(blobs, c.facts.goals) },
+    usage: MessageLedger.stored(blobs, c.usage),
+    subagentUsage: MessageLedger.stored(blobs, c.subagentUsage),
   };
 }

@@ -58,7 +58,7 @@ export class TranscriptSession {
   private pathStale = false;
   private turnCache: { version: number; turns: Turn[] } | null = null;
   private toolCache: { version: number; names: Map<string, string> } | null = null;
-  private goalCache: { version: number; goals: Goal[] } | null = null;
+  private goalCache: { version: number; goals: StoredGoals } | null = null;
 
   constructor(
     readonly key: string,
@@ -155,11 +155,19 @@ export class TranscriptSession {
     return this.turnCache.turns;
   }
 
-  /** The session's goals as its transcript shows them, asleep or awake. */
-  goals(): Goal[] {
-    if (this.sleeping) return this.sleeping.goals.get();
+  /**
+   * The session's goals as its transcript shows them, asleep or awake; null when it sleeps and its
+   * stored goals could not be read (waking it judges them again).
+   */
+  goals(): Goal[] | null {
+    return this.storedGoals().get();
+  }
+
+  /** Its goals as the index cache keeps them (judged again only when the session changed). */
+  storedGoals(): StoredGoals {
+    if (this.sleeping) return this.sleeping.goals;
     const turns = this.turns();
-    if (this.goalCache?.version !== this.version) this.goalCache = { version: this.version, goals: judgeGoals(turns) };
+    if (this.goalCache?.version !== this.version) this.goalCache = { version: this.version, goals: StoredGoals.of(judgeGoals(turns)) };
     return this.goalCache.goals;
   }
 
@@ -179,7 +187,7 @@ export class TranscriptSession {
   sleep(name: string): void {
     if (this.sleeping) return;
     const path = this.activePath();
-    this.sleeping = { atomCount: path.length, turnCount: this.turns().length, startedAt: path[0]?.t ?? 0, name, goals: StoredGoals.of(this.goals()) };
+    this.sleeping = { atomCount: path.length, turnCount: this.turns().length, startedAt: path[0]?.t ?? 0, name, goals: this.storedGoals() };
     this.graph = new RecordGraph();
     this.path = new ActivePath();
     this.turnCache = null;

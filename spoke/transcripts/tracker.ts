@@ -1,12 +1,12 @@
-import { type Dirent, existsSync, statSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { existsSync, rmSync, type Stats, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { TranscriptArchive } from '../archive/transcript-archive';
 import type { IndexingProgress } from '../model/types';
-import { LedgerStore } from '../usage/ledger-store';
+import { BlobStore } from '../store/blob-store';
 import { ArchivedTail } from './archived-tail';
 import type { FileIngest, SessionCatalog } from './catalog';
-import { loadIndexCache, saveIndexCache, usageFileOf } from './index-cache';
+import { blobFileOf, loadIndexCache, saveIndexCache } from './index-cache';
 import { IndexPool, type Prefetch } from './index-pool';
 import { dirWatchOf, placeOf, sessionFolderOf, type TranscriptPlace } from './paths';
 import { type AheadFile, ingestPrefetched, ReadAhead } from './read-ahead';
@@ -81,8 +81,8 @@ export class TranscriptTracker {
   private readonly tree: TreeWatcher;
   private stopped = false;
   private saveTimer: NodeJS.Timeout | null = null;
-  /** sleeping sessions' usage rows, beside the index cache (none without a cache) */
-  private ledgers: LedgerStore | null = null;
+  /** sleeping sessions' usage rows and goals, beside the index cache (none without a cache) */
+  private blobs: BlobStore | null = null;
   /** something changed since the cache was last written (a restart with nothing new writes nothing) */
   private cacheStale = true;
   /** the tree's real path, which every link must stay inside */
@@ -123,14 +123,13 @@ export class TranscriptTracker {
   /** Starts watching, then reads every existing file once. Resolves when the first index is done. */
   async start(onProgress?: (p: IndexingProgress) => void): Promise<void> {
     // watched before the files are listed: a file written meanwhile is signalled, never missed
-    await this.tree.start();
-
-    const found = [...(await this.discover())];
+    const listed = this.tree.start();
+    const found = this.discover(listed);
     const onDisk = new Set(found.map((f) => f.path));
     const archived = this.archiveOnly(onDisk);
     const unchanged = this.restoreCache(found, archived);
     for (const path of archived) {
-      this.track(path, true);
+      this.track(path, 'archived');
       found.push({ path, size: this.options.archive!.archivedTo(this.nameOf(path)), ino: 0, mtimeMs: 0 });
     }
     // newest first: the sessions people open first are listed first, while the rest is read
@@ -170,8 +169,8 @@ export class TranscriptTracker {
     this.tree.close();
     await Promise.all([...this.files.values()].map((f) => f.reading));
     if (this.progress.done && this.cacheStale) this.saveCache();
-    this.ledgers?.close();
-    this.ledgers = null;
+    this.blobs?.close();
+    this.blobs = null;
   }
 
   /**
@@ -324,11 +323,16 @@ export class TranscriptTracker {
     return place;
   }
 
-  private track(path: string, archived = false): TrackedFile | null {
+  /**
+   * Follows a file from now on: one on disk (its link judged first, unless the start's listing
+   * judged it), or one read from Loom's copy.
+   */
+  private track(path: string, from: 'disk' | 'listed' | 'archived' = 'disk'): TrackedFile | null {
     let file = this.files.get(path);
     if (file) return file;
     const place = this.placeFor(path);
-    if (!place || (!archived && !this.mayRead(path))) return null;
+    if (!place || (from === 'disk' && !this.mayRead(path))) return null;
+    const archived = from === 'archived';
     const tail = archived ? this.copyTail(path) : new FileTail(path);
     file = { path, place, tail, archived, ingest: null, reading: null, again: false, timer: null };
     this.files.set(path, file);
@@ -454,32 +458,35 @@ export class TranscriptTracker {
     const unchanged = new Set<string>();
     if (!this.options.cacheFile) return unchanged;
     const cache = loadIndexCache(this.options.cacheFile, this.root, this.options.log);
-    const usageFile = usageFileOf(this.options.cacheFile);
-    const ledgers = cache && LedgerStore.reopen(usageFile, cache.ledgers);
-    if (cache && !ledgers) this.options.log(`the usage file ${usageFile} is missing or not the index cache's; indexing from the transcripts`);
+    const blobFile = blobFileOf(this.options.cacheFile);
+    const blobs = cache && BlobStore.reopen(blobFile, cache.blobs);
+    if (cache && !blobs) this.options.log(`the file ${blobFile} of usage rows and goals is missing or not the index cache's; indexing from the transcripts`);
     try {
-      this.ledgers = ledgers ?? LedgerStore.create(usageFile);
+      // before format 11 the usage rows were alone in index-cache.usage: no cache refers to it now
+      if (!blobs) rmSync(blobFile.replace(/\.blobs$/, '.usage'), { force: true });
+      this.blobs = blobs ?? BlobStore.create(blobFile);
     } catch (err) {
-      this.options.log(`no index cache this run: the usage file ${usageFile} cannot be written (${(err as Error).message})`);
+      this.options.log(`no index cache this run: the file ${blobFile} cannot be written (${(err as Error).message})`);
       return unchanged;
     }
-    this.catalog.keepLedgersIn(this.ledgers);
-    if (!cache || !ledgers) return unchanged;
-    this.catalog.restore(cache, ledgers);
+    this.catalog.keepBlobsIn(this.blobs);
+    if (!cache || !blobs) return unchanged;
+    this.catalog.restore(cache, blobs);
     this.cacheStale = false;
     const onDisk = new Map(found.map((f) => [f.path, f]));
     const copies = new Set(archived);
     for (const state of cache.files) {
       if (copies.has(state.path)) {
         // deleted while no kernel ran: its copy goes on from where the file was read to
-        const file = this.track(state.path, true);
+        const file = this.track(state.path, 'archived');
         file?.tail.resume(state);
         if (file) file.ingest = this.catalog.openFile(state.path, file.place, false);
         this.catalog.markArchived(state.path);
         if (file && this.options.archive!.archivedTo(this.nameOf(state.path)) === state.offset) unchanged.add(state.path);
         continue;
       }
-      const file = this.track(state.path);
+      // every file on disk was tracked when the listing found it
+      const file = this.files.get(state.path);
       const now = onDisk.get(state.path);
       if (!file || !now) {
         this.catalog.forgetFile(state.path);
@@ -495,15 +502,15 @@ export class TranscriptTracker {
   }
 
   private saveCache(): void {
-    if (!this.options.cacheFile || !this.ledgers) return;
+    if (!this.options.cacheFile || !this.blobs) return;
     try {
       const files = [...this.files.values()].flatMap((f) => {
         const state = f.reading ? null : f.tail.state();
         return state ? [{ path: f.path, ...state }] : [];
       });
-      // the snapshot may write the usage file anew, naming it again: the cache names it after
-      const sessions = this.catalog.snapshot(this.ledgers);
-      saveIndexCache(this.options.cacheFile, { root: this.root, files, ledgers: this.ledgers.id, ...sessions });
+      // the snapshot may write the blob file anew, naming it again: the cache names it after
+      const sessions = this.catalog.snapshot(this.blobs);
+      saveIndexCache(this.options.cacheFile, { root: this.root, files, blobs: this.blobs.id, ...sessions });
       this.cacheStale = false;
     } catch (err) {
       this.options.log(`could not save the index cache ${this.options.cacheFile}: ${(err as Error).message}`);
@@ -521,22 +528,21 @@ export class TranscriptTracker {
     return false;
   }
 
-  private async discover(): Promise<FoundFile[]> {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(this.root, { recursive: true, withFileTypes: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw err;
-    }
+  /**
+   * The transcripts the tree's first listing found (links judged already), tracked, with their
+   * size, inode and mtime now. Stat'ed one after another without yielding: at thousands of files,
+   * a round trip through libuv's thread pool for each cost more than the calls.
+   */
+  private discover(listed: string[]): FoundFile[] {
     const found: FoundFile[] = [];
-    for (const entry of entries) {
-      const path = join(entry.parentPath, entry.name);
-      // every link is judged (and a refused one logged) here, transcript-named or not
-      if (entry.isSymbolicLink() ? !this.mayRead(path) : !entry.isFile()) continue;
-      if (!entry.name.endsWith('.jsonl') || !placeOf(this.root, path)) continue;
-      const info = await stat(path).catch(() => null);
-      if (info) found.push({ path, size: info.size, ino: info.ino, mtimeMs: info.mtimeMs });
+    for (const path of listed) {
+      let info: Stats;
+      try {
+        info = statSync(path);
+      } catch {
+        continue; // gone since: its watch reports it
+      }
+      if (this.track(path, 'listed')) found.push({ path, size: info.size, ino: info.ino, mtimeMs: info.mtimeMs });
     }
     return found;
   }

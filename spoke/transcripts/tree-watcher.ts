@@ -1,5 +1,4 @@
-import { existsSync, type FSWatcher, lstatSync, type Stats, watch } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { type Dirent, existsSync, type FSWatcher, lstatSync, readdirSync, type Stats, watch } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 
 // Follows a tree of files with watches on its directories, never one per file: a watch on a
@@ -53,12 +52,17 @@ export class TreeWatcher {
     private readonly options: TreeWatcherOptions,
   ) {}
 
-  /** Watches the root and what it holds that needs a watch; reports none of the files there already. */
-  async start(): Promise<void> {
-    await this.addDir(this.root, { report: false, start: true });
-    if (this.closed) return;
+  /**
+   * Watches the root and what it holds that needs a watch; reports none of the files there
+   * already, but returns those it follows (every directory was watched before it was read).
+   */
+  start(): string[] {
+    const listed: string[] = [];
+    this.addDir(this.root, { report: false, start: true, listed });
+    if (this.closed) return [];
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.options.activeMs, SWEEP_EVERY_MS));
     this.sweeper.unref();
+    return listed;
   }
 
   /** The watches held: one per watched directory and per followed link. */
@@ -70,7 +74,7 @@ export class TreeWatcher {
   activate(dir: string): void {
     const known = this.dirs.get(dir);
     if (known) known.lastChange = Date.now();
-    else if (this.idle.has(dir)) void this.addDir(dir, { report: true, start: false });
+    else if (this.idle.has(dir)) this.addDir(dir, { report: true, start: false });
   }
 
   close(): void {
@@ -83,10 +87,10 @@ export class TreeWatcher {
   }
 
   /**
-   * Watches a directory, then reads it: what it holds is reported (except at start, when the
-   * caller lists the files itself) even when it was written before the watch was set.
+   * Watches a directory, then reads it: what it holds is reported (at start, listed instead)
+   * even when it was written before the watch was set.
    */
-  private async addDir(dir: string, how: { report: boolean; start: boolean }): Promise<void> {
+  private addDir(dir: string, how: { report: boolean; start: boolean; listed?: string[] }): void {
     const kind = this.options.watchOf(dir);
     if (this.closed || kind === null) return;
     const known = this.dirs.get(dir);
@@ -100,14 +104,11 @@ export class TreeWatcher {
     } else {
       this.idle.add(dir);
     }
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []); // gone: its parent reports it
-    const subdirs: Promise<void>[] = [];
-    for (const entry of entries) {
+    for (const entry of entriesOf(dir)) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) subdirs.push(this.addDir(path, how));
-      else if (entry.isFile() || entry.isSymbolicLink()) this.found(path, entry.isSymbolicLink(), how.report);
+      if (entry.isDirectory()) this.addDir(path, how);
+      else if ((entry.isFile() || entry.isSymbolicLink()) && this.found(path, entry.isSymbolicLink(), how.report)) how.listed?.push(path);
     }
-    await Promise.all(subdirs);
   }
 
   private watchDir(dir: string, kind: DirWatch): boolean {
@@ -125,11 +126,17 @@ export class TreeWatcher {
     }
   }
 
-  /** A file in a directory: followed if it is one of interest (a link given its own watch), reported if asked. */
-  private found(path: string, link: boolean, report: boolean): void {
-    if (!this.options.wantFile(path)) return;
-    if (link && this.options.mayFollowLink(path)) this.followLink(path);
+  /**
+   * A file in a directory: followed if it is one of interest (a link given its own watch, when it
+   * may be followed), reported if asked. Whether it is followed.
+   */
+  private found(path: string, link: boolean, report: boolean): boolean {
+    // every link is judged (a refused one is logged), transcript-named or not
+    const follow = !link || this.options.mayFollowLink(path);
+    if (!this.options.wantFile(path)) return false;
+    if (link && follow) this.followLink(path);
     if (report) this.options.changed(path);
+    return follow;
   }
 
   private event(dir: string, event: string, name: string | null): void {
@@ -137,7 +144,7 @@ export class TreeWatcher {
     if (this.closed || !watched) return;
     watched.lastChange = Date.now();
     // no name: the kernel could not say what changed, so everything in it is looked at
-    if (name === null) return void this.rescan(dir);
+    if (name === null) return this.rescan(dir);
     const path = join(dir, name);
     if (event === 'change') {
       if (!this.dirs.has(path) && this.options.wantFile(path)) this.options.changed(path);
@@ -150,17 +157,16 @@ export class TreeWatcher {
     } catch {
       return this.vanished(name === basename(dir) && !existsSync(dir) ? dir : path);
     }
-    if (stats.isDirectory()) return void this.addDir(path, { report: true, start: false });
+    if (stats.isDirectory()) return this.addDir(path, { report: true, start: false });
     if (this.dirs.has(path)) this.vanished(path);
     if (!stats.isSymbolicLink()) this.unfollowLink(path);
     this.found(path, stats.isSymbolicLink(), true);
   }
 
-  private async rescan(dir: string): Promise<void> {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
+  private rescan(dir: string): void {
+    for (const entry of entriesOf(dir)) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) void this.addDir(path, { report: true, start: false });
+      if (entry.isDirectory()) this.addDir(path, { report: true, start: false });
       else this.found(path, entry.isSymbolicLink(), true);
     }
   }
@@ -226,6 +232,19 @@ export class TreeWatcher {
     this.options.log(
       `could not watch ${path} (nor, unlogged, any directory after it), so what is written there is read only at the next start: the system's limit on file watches is reached; raise ${limit} (sudo sysctl ${limit}=524288)`,
     );
+  }
+}
+
+/**
+ * What a directory holds; nothing when it is gone (its parent reports it). Read synchronously: at
+ * start the walk reads thousands of directories, and a round trip through libuv's thread pool for
+ * each cost more than the reads.
+ */
+function entriesOf(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
   }
 }
 

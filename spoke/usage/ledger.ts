@@ -1,10 +1,10 @@
 import { type MessageUsage, type Tokens, tokensAt } from '../model/usage';
-import type { LedgerStore, StoredRows } from './ledger-store';
+import type { BlobStore, StoredBlob } from '../store/blob-store';
 import { tokenTotal } from './usage';
 
 // Every API message of a session, once, in columns rather than objects: a gigabyte of
 // transcripts holds hundreds of thousands of messages. A sleeping session's ledger is kept in a
-// LedgerStore on disk and read when a usage question asks. A message is known by a 53-bit hash
+// BlobStore on disk and read when a usage question asks. A message is known by a 53-bit hash
 // of its `message.id:requestId` key instead of the 60-character string.
 
 export interface LedgerRow extends Tokens {
@@ -39,27 +39,31 @@ export function keyHash(key: string): number {
   return (a >>> 0) * 0x200000 + ((b >>> 0) >>> 11);
 }
 
-/** A ledger's rows in a LedgerStore, with the model names its rows' model column indexes. */
-export interface StoredLedger extends StoredRows {
+/** A ledger's rows in a BlobStore (float64s, WIDTH per message), with the model names its rows' model column indexes. */
+export interface StoredLedger extends StoredBlob {
   models: (string | null)[];
 }
 
 const WIDTH = 3 + TOKEN_COLUMNS;
+const ROW_BYTES = WIDTH * 8;
+// the columns of every ledger with no row in memory: a restart makes thousands of ledgers
+const NO_F64 = new Float64Array(0);
+const NO_U16 = new Uint16Array(0);
 
 export class MessageLedger {
   /** its rows in the store, while they are the same as in memory (or there are none in memory) */
-  private saved: { store: LedgerStore; rows: StoredLedger } | null = null;
+  private saved: { store: BlobStore; rows: StoredLedger } | null = null;
   /** whether the columns below hold the rows; false while they are only in the store */
   private resident = true;
   private rows = new Map<number, number>();
   // empty until the first row: most ledgers of a restart stay in the store and never need them
-  private ids = new Float64Array(0);
-  private times = new Float64Array(0);
-  private models = new Uint16Array(0);
-  private tokens = new Float64Array(0);
+  private ids = NO_F64;
+  private times = NO_F64;
+  private models = NO_U16;
+  private tokens = NO_F64;
 
   /** A ledger whose rows are in the store: read when something asks, kept in memory only when added to. */
-  static stored(store: LedgerStore, rows: StoredLedger): MessageLedger {
+  static stored(store: BlobStore, rows: StoredLedger): MessageLedger {
     const ledger = new MessageLedger();
     ledger.saved = { store, rows };
     ledger.resident = false;
@@ -67,7 +71,7 @@ export class MessageLedger {
   }
 
   get size(): number {
-    return this.resident ? this.rows.size : this.saved!.rows.values / WIDTH;
+    return this.resident ? this.rows.size : this.saved!.rows.bytes / ROW_BYTES;
   }
 
   /** Adds a copy of a message; of two copies the one with the larger total counts. */
@@ -83,25 +87,25 @@ export class MessageLedger {
       return;
     }
     const { store, rows } = this.saved!;
-    const values = store.read(rows);
+    const values = valuesOf(store, rows);
     for (let k = 0; k + WIDTH <= values.length; k += WIDTH) yield unpackRow(values, k, rows.models);
   }
 
   /** Where its rows are in the store (written there now if they changed): what the index cache keeps. */
-  save(store: LedgerStore): StoredLedger {
+  save(store: BlobStore): StoredLedger {
     if (this.saved?.store !== store) this.saved = { store, rows: { ...this.packed(store), models: this.usedModels() } };
     return this.saved.rows;
   }
 
   /** Its rows are kept in the store only, until something adds to them (a session fell asleep). */
-  spill(store: LedgerStore): void {
+  spill(store: BlobStore): void {
     this.save(store);
     this.resident = false;
     this.rows = new Map();
-    this.ids = new Float64Array(0);
-    this.times = new Float64Array(0);
-    this.models = new Uint16Array(0);
-    this.tokens = new Float64Array(0);
+    this.ids = NO_F64;
+    this.times = NO_F64;
+    this.models = NO_U16;
+    this.tokens = NO_F64;
   }
 
   /** The rows in the store, when it holds them (a store being compacted moves them). */
@@ -114,7 +118,7 @@ export class MessageLedger {
   }
 
   /** The rows as float64s, WIDTH per message, written to the ledger's store. */
-  private packed(store: LedgerStore): StoredRows {
+  private packed(store: BlobStore): StoredBlob {
     const local = new Map(this.usedModels().map((m, i) => [m, i]));
     const out = new Float64Array(this.rows.size * WIDTH);
     let k = 0;
@@ -124,7 +128,7 @@ export class MessageLedger {
       out[k++] = local.get(MODELS[this.models[r]])!;
       for (let c = 0; c < TOKEN_COLUMNS; c++) out[k++] = this.tokens[r * TOKEN_COLUMNS + c];
     }
-    return out.length === 0 ? { at: 0, values: 0 } : store.append(out);
+    return out.length === 0 ? { at: 0, bytes: 0 } : store.append(new Uint8Array(out.buffer));
   }
 
   /** Reads the rows back from the store into the columns, before they change. */
@@ -132,7 +136,7 @@ export class MessageLedger {
     if (this.resident) return;
     this.resident = true;
     const { store, rows } = this.saved!;
-    const values = store.read(rows);
+    const values = valuesOf(store, rows);
     const models = rows.models.map(modelIndex);
     const n = Math.floor(values.length / WIDTH);
     this.grow(n);
@@ -188,6 +192,12 @@ export class MessageLedger {
     this.models = resize(this.models, capacity);
     this.tokens = resize(this.tokens, capacity * TOKEN_COLUMNS);
   }
+}
+
+/** A ledger's rows as stored: float64s, WIDTH per message. */
+function valuesOf(store: BlobStore, rows: StoredBlob): Float64Array {
+  const bytes = store.read(rows);
+  return new Float64Array(bytes.buffer, 0, Math.floor(bytes.length / 8));
 }
 
 /** One stored row as a LedgerRow (`models` names the row's model index). */

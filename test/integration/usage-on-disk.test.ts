@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../../web/src/lib/graphql';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
 
-// Sleeping sessions keep their usage rows in a file beside the index cache, read only when a usage
-// question asks: the figures are the same as with every session awake, after a restart too, and
-// a usage file that is not the cache's makes the kernel index from the transcripts again.
+// Sleeping sessions keep their usage rows in the file beside the index cache, read only when a
+// usage question asks: the figures are the same as with every session awake, after a restart too,
+// and a blob file that is not the cache's makes the kernel index from the transcripts again.
 
 const USAGE = graphql(`{
   days: usage(groupBy: DAY) { key inputTokens outputTokens cacheCreationTokens cacheReadTokens cost }
@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 describe("sleeping sessions' usage on disk", () => {
-  it('gives the figures every session gives awake, before and after a restart, and when the usage file is not the cache’s', async () => {
+  it('gives the figures every session gives awake, before and after a restart, and when the blob file is not the cache’s', async () => {
     const awake = await start(join(root, 'awake'), 1000);
     const expected = (await figures(awake)).usage;
     expect(expected.days.length).toBeGreaterThan(3);
@@ -46,8 +46,8 @@ describe("sleeping sessions' usage on disk", () => {
     const asleep = await start(state, 1);
     expect((await figures(asleep)).usage).toEqual(expected);
     await asleep.close();
-    const usageFile = join(state, 'index-cache.usage');
-    expect(statSync(usageFile).size).toBeGreaterThan(1000);
+    const blobFile = join(state, 'index-cache.blobs');
+    expect(statSync(blobFile).size).toBeGreaterThan(1000);
 
     const restarted = await start(state, 1);
     const again = await figures(restarted);
@@ -55,12 +55,12 @@ describe("sleeping sessions' usage on disk", () => {
     expect(again.usage).toEqual(expected);
     await restarted.close();
 
-    writeFileSync(usageFile, 'not the usage rows the cache names');
+    writeFileSync(blobFile, 'not the blobs the cache names');
     const rebuilt = await start(state, 1);
     const third = await figures(rebuilt);
     expect(third.info.indexing.filesFromCache).toBe(0);
     expect(third.usage).toEqual(expected);
     expect(rebuilt.logs.filter((l) => l.includes('is missing or not the index cache'))).toHaveLength(1);
-    expect(existsSync(usageFile)).toBe(true);
+    expect(existsSync(blobFile)).toBe(true);
   }, 60_000);
 });

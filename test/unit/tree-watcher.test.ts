@@ -15,12 +15,12 @@ let watcher: TreeWatcher;
 const changed: string[] = [];
 const gone: { path: string; directory: boolean }[] = [];
 
-function startWatcher(activeMs = 60_000, activeAtStart = true): Promise<void> {
+function startWatcher(activeMs = 60_000, activeAtStart = true, refused: string[] = []): string[] {
   watcher = new TreeWatcher(root, {
     watchOf: (dir) => dirWatchOf(root, dir),
     activeAtStart: () => activeAtStart,
     wantFile: (path) => placeOf(root, path) !== null,
-    mayFollowLink: () => true,
+    mayFollowLink: (path) => !refused.includes(path),
     changed: (path) => changed.push(path),
     gone: (path, directory) => gone.push({ path, directory }),
     log: () => {},
@@ -45,13 +45,13 @@ afterEach(() => {
 
 describe('TreeWatcher', () => {
   it('watches the root, the projects and an active session folder, and no file nor tool-results/', async () => {
-    await startWatcher();
+    startWatcher();
     expect(watcher.watches).toBe(3);
     expect(changed).toEqual([]);
   });
 
   it('reports an append, a file replaced by a rename, a deletion, and skips what is not a transcript', async () => {
-    await startWatcher();
+    startWatcher();
     const file = join(root, 'p', 's.jsonl');
     appendFileSync(file, '{}\n');
     await until(() => changed.includes(file), 'the append to be reported');
@@ -67,7 +67,7 @@ describe('TreeWatcher', () => {
 
   it('reports a project moved out of the tree as a directory gone, and stops watching it', async () => {
     mkdirSync(join(root, 'p', 's', 'subagents'));
-    await startWatcher();
+    startWatcher();
     expect(watcher.watches).toBe(4);
     renameSync(join(root, 'p'), join(outside, 'p'));
     await until(() => gone.some((g) => g.path === join(root, 'p') && g.directory), 'the project to be reported gone');
@@ -75,7 +75,7 @@ describe('TreeWatcher', () => {
   });
 
   it('stops watching a quiet session folder after a while, and when it is activated watches it again and reports what appeared meanwhile', async () => {
-    await startWatcher(100);
+    startWatcher(100);
     await until(() => watcher.watches === 2, 'the quiet session folder to be unwatched', 2000);
     const agent = join(root, 'p', 's', 'subagents', 'agent-a.jsonl');
     mkdirSync(join(root, 'p', 's', 'subagents'));
@@ -91,10 +91,27 @@ describe('TreeWatcher', () => {
     mkdirSync(join(root, 'p', 's', 'subagents'));
     const agent = join(root, 'p', 's', 'subagents', 'agent-a.jsonl');
     writeFileSync(agent, '{}\n');
-    await startWatcher(60_000, false);
+    startWatcher(60_000, false);
     expect(watcher.watches).toBe(3);
     appendFileSync(agent, '{}\n');
     await until(() => changed.includes(agent), 'the append to the subagent to be reported');
+  });
+
+  it('returns the transcripts it follows at start: in projects and subagents/, links it may follow, nothing else', async () => {
+    mkdirSync(join(root, 'p', 's', 'subagents'));
+    const agent = join(root, 'p', 's', 'subagents', 'agent-a.jsonl');
+    writeFileSync(agent, '{}\n');
+    writeFileSync(join(root, 'p', 's', 'tool-results', 'deep.jsonl'), '{}\n');
+    writeFileSync(join(root, 'p', 'notes.txt'), 'x');
+    writeFileSync(join(outside, 'o.jsonl'), '{}\n');
+    const allowed = join(root, 'p', 'allowed.jsonl');
+    const refused = join(root, 'p', 'refused.jsonl');
+    symlinkSync(join(root, 'p', 's.jsonl'), allowed);
+    symlinkSync(join(outside, 'o.jsonl'), refused);
+    const listed = startWatcher(60_000, true, [refused]);
+    expect(listed.sort()).toEqual([allowed, join(root, 'p', 's.jsonl'), agent].sort());
+    // the root, p, the session folder, its subagents/, and the link it follows
+    expect(watcher.watches).toBe(5);
   });
 
   it("gives a link to a transcript a watch of its own, so its target's writes are reported at the link", async () => {
@@ -104,7 +121,7 @@ describe('TreeWatcher', () => {
     writeFileSync(target, '{}\n');
     const link = join(root, 'p', 'linked.jsonl');
     symlinkSync(target, link);
-    await startWatcher(60_000, false);
+    startWatcher(60_000, false);
     // the root, p, kept, and the link: kept/here is a session folder, and none is active
     expect(watcher.watches).toBe(4);
     appendFileSync(target, '{}\n');
