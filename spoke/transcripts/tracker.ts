@@ -435,7 +435,7 @@ export class TranscriptTracker {
     }
     if (initial) this.progress.bytesDone += Math.max(0, file.tail.offset - before);
     this.options.read?.(file.path);
-    this.catalog.trim(woken);
+    this.catalog.trim(woken, initial);
     this.announce();
   }
 
