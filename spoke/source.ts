@@ -550,8 +550,9 @@ export class LocalSource implements Source {
 
   /** Loads atoms' content; names each tool result after the call it answers, and links a Task's to its subagent. */
   private async load(session: TranscriptSession, metas: AtomMeta[]): Promise<Atom[]> {
-    const atoms = await loadAtoms(metas, this.copyOf);
+    // read while the session is awake: another session's read may put it to sleep while the content loads
     const names = session.toolNames();
+    const atoms = await loadAtoms(metas, this.copyOf);
     for (const atom of atoms) {
       for (const block of atom.content) {
         if (block.type !== 'tool_result') continue;

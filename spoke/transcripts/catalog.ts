@@ -17,6 +17,11 @@ import type { Line } from './tail';
 
 /** sessions kept awake beyond the pinned ones, by default */
 export const AWAKE_LIMIT = 64;
+/**
+ * Sessions kept awake while the first index reads every file: the others sleep once read, so
+ * their graphs die young instead of filling the old generation for 64 files more.
+ */
+export const FIRST_INDEX_AWAKE = 2;
 
 export class SessionCatalog {
   private readonly sessions = new Map<string, TranscriptSession>();
@@ -187,11 +192,12 @@ export class SessionCatalog {
   }
 
   /**
-   * Puts the least recently used sessions to sleep until the awake limit is met; `keep` (just
-   * woken for a caller that has yet to read them) stay awake this time.
+   * Puts the least recently used sessions to sleep until the awake limit is met (a lower one
+   * during the first index); `keep` (just woken for a caller that has yet to read them) stay
+   * awake this time.
    */
-  trim(keep: TranscriptSession[] = []): void {
-    let excess = this.awake.size - this.awakeLimit;
+  trim(keep: TranscriptSession[] = [], firstIndex = false): void {
+    let excess = this.awake.size - (firstIndex ? Math.min(FIRST_INDEX_AWAKE, this.awakeLimit) : this.awakeLimit);
     for (const key of this.awake) {
       if (excess <= 0) return;
       const session = this.sessions.get(key);

@@ -89,10 +89,19 @@ const MAX_DEPTH = 64;
 /** Strings shorter than this (keys, ids) are walked byte by byte: cheaper than a native call. */
 const SHORT_STRING = 24;
 const EMPTY = Buffer.alloc(0);
-/** Strings up to this long are shared between lines (ids, paths, types: not texts). */
-const SHARED_LENGTH = 128;
+/**
+ * Strings shorter than this are shared between lines (types, models, tool names, branches):
+ * longer ones (ids, times, paths) differ from line to line, and looking them up cost more than
+ * decoding them.
+ */
+const SHARED_LENGTH = 24;
 const SHARED_BITS = 12;
 const shared: string[] = new Array<string>(1 << SHARED_BITS).fill('');
+/** Buffer's own decoders, without toString's checks of its arguments (in every Node release, undocumented). */
+interface DecodingBuffer extends Buffer {
+  latin1Slice(start: number, end: number): string;
+  utf8Slice(start: number, end: number): string;
+}
 const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
 const NULL = Buffer.from('null');
@@ -236,7 +245,8 @@ class Scanner {
     for (let i = p + 1; i < end; i++) {
       const c = buf[i];
       if (c === QUOTE) {
-        this.value = high < 0x80 && i - p <= SHARED_LENGTH ? this.ascii(p + 1, i) : buf.toString('utf8', p + 1, i);
+        const bytes = buf as DecodingBuffer;
+        this.value = high >= 0x80 ? bytes.utf8Slice(p + 1, i) : i - p <= SHARED_LENGTH ? this.ascii(p + 1, i) : bytes.latin1Slice(p + 1, i);
         return i + 1;
       }
       // JSON.parse reads escapes, and rejects what a string may not hold raw (it throws: unsure)
@@ -252,9 +262,9 @@ class Scanner {
   }
 
   /**
-   * A short ASCII string, shared with the last line that had it: most kept values repeat line
-   * after line (a session's cwd, branch and id, a type, a line's parent that was the line
-   * before), and a shared string is neither decoded again nor held twice by the index.
+   * A short ASCII string, shared with the last line that had it: short kept values repeat line
+   * after line (a type, a model, a branch, a tool's name), and a shared string is neither
+   * decoded again nor held twice by the index.
    */
   private ascii(from: number, to: number): string {
     const { buf } = this;
@@ -269,7 +279,7 @@ class Scanner {
       while (i >= 0 && known.charCodeAt(i) === buf[from + i]) i--;
       if (i < 0) return known;
     }
-    const fresh = buf.toString('latin1', from, to);
+    const fresh = (buf as DecodingBuffer).latin1Slice(from, to);
     shared[slot] = fresh;
     return fresh;
   }

@@ -199,7 +199,8 @@ function readToolUses(atom: AtomMeta, content: unknown[] | null): void {
     if (!id) continue;
     const name = str(b.name) ?? 'unknown';
     atom.toolUses = appended(atom.toolUses, id);
-    atom.toolNames = { ...atom.toolNames, [id]: name };
+    atom.toolNames ??= {};
+    atom.toolNames[id] = name;
     const goalTool = readGoalTool(id, name, obj(b.input));
     if (goalTool) atom.goalTools = appended(atom.goalTools, goalTool);
   }

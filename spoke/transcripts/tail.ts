@@ -69,13 +69,43 @@ const CHUNK = 1 << 20;
 // mapped and unmapped again, which took as long as reading the bytes (read + split of a 256 MB
 // corpus: 0.76–0.92 s with fresh buffers, 0.21–0.29 s with kept ones).
 const free: Buffer[] = [];
-/** Buffers kept: two per reader, for a few readers at once (the index, search, live states). */
-const KEPT_BUFFERS = 8;
+/** Buffers kept: two per reader, for a few readers at once (the index, search, live states), and the first index's prefetches (tracker.ts). */
+const KEPT_BUFFERS = 16;
 const takeBuffer = (): Buffer => free.pop() ?? Buffer.allocUnsafe(CHUNK);
 const giveBack = (buffer: Buffer): void => {
   if (free.length < KEPT_BUFFERS) free.push(buffer);
 };
 const NEWLINE = 0x0a;
+
+/** One read into a buffer: `asked` bytes from `at`, of which `bytesRead` came (fewer only at the end of the file). */
+interface Chunk {
+  buffer: Buffer;
+  at: number;
+  asked: number;
+  bytesRead: number;
+}
+
+/** A file opened for one read(): its size and inode, and the first chunk when it was read ahead. */
+interface Opened {
+  handle: FileHandle;
+  size: number;
+  ino: number;
+  first: Chunk | null;
+}
+
+async function readChunk(handle: FileHandle, buffer: Buffer, at: number, limit: number): Promise<Chunk> {
+  const asked = Math.max(0, Math.min(buffer.length, limit - at));
+  const { bytesRead } = await handle.read(buffer, 0, asked, at);
+  return { buffer, at, asked, bytesRead };
+}
+
+/** Done with a file: closed in the background, as waiting for that would leave the thread idle between files. */
+function release(opened: Opened | null): void {
+  if (!opened) return;
+  if (opened.first) giveBack(opened.first.buffer);
+  opened.first = null;
+  opened.handle.close().catch(() => {});
+}
 
 export class FileTail {
   /** bytes consumed up to the end of the last complete line */
@@ -84,6 +114,8 @@ export class FileTail {
   protected ino: number | null = null;
   private carry: Buffer[] = [];
   protected carryBytes = 0;
+  /** the next read, begun ahead of its turn (prefetch) */
+  private ahead: Promise<Opened | null> | null = null;
 
   constructor(readonly path: string) {}
 
@@ -99,32 +131,67 @@ export class FileTail {
   }
 
   /**
+   * Opens the file and reads its next chunk now, for the next read() to take: the first index
+   * starts on the files after this one while it parses this one, so it never waits for a read.
+   */
+  prefetch(): void {
+    if (this.ahead) return;
+    const ahead = this.open(true);
+    ahead.catch(() => {}); // the failure is read()'s to report
+    this.ahead = ahead;
+  }
+
+  /** Lets go of a prefetch no read() took (the index stopped before this file's turn). */
+  dropPrefetch(): void {
+    const ahead = this.ahead;
+    this.ahead = null;
+    void ahead?.then(release, () => {});
+  }
+
+  /**
    * Reads everything new, handing each complete line to the sink, in order. With `limit`, stops
-   * at that byte offset (a line boundary the file was read to before).
+   * at that byte offset (a line boundary the file was read to before). A read that takes a
+   * prefetch may stop where the file ended then: what was written since is the next read's.
    */
   async read(sink: LineSink, limit = Infinity): Promise<ReadOutcome> {
-    let handle: FileHandle;
+    const ahead = this.ahead;
+    this.ahead = null;
+    const opened = await (ahead ?? this.open(false));
+    if (!opened) return 'missing';
     try {
-      handle = await open(this.path, 'r');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-      throw err;
-    }
-    try {
-      const stat = await handle.stat();
       let outcome: ReadOutcome = 'appended';
-      if (this.ino !== null && stat.ino !== this.ino) outcome = 'replaced';
-      else if (stat.size < this.offset + this.carryBytes) outcome = 'truncated';
+      if (this.ino !== null && opened.ino !== this.ino) outcome = 'replaced';
+      else if (opened.size < this.offset + this.carryBytes) outcome = 'truncated';
       if (outcome === 'truncated' || outcome === 'replaced') {
         this.restart();
         sink.restart(outcome);
       }
-      this.ino = stat.ino;
+      this.ino = opened.ino;
       const before = this.offset + this.carryBytes;
-      await this.consume(handle, sink, limit);
+      await this.consume(opened, sink, limit);
       return outcome === 'appended' && this.offset + this.carryBytes === before ? 'unchanged' : outcome;
     } finally {
+      release(opened);
+    }
+  }
+
+  /** The file opened and its size known; with `readFirst`, its next chunk read too. Null when it is missing. */
+  private async open(readFirst: boolean): Promise<Opened | null> {
+    let handle: FileHandle;
+    try {
+      handle = await open(this.path, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    try {
+      const { size, ino } = await handle.stat();
+      const opened: Opened = { handle, size, ino, first: null };
+      if (readFirst) opened.first = await readChunk(handle, takeBuffer(), this.offset + this.carryBytes, Infinity);
+      return opened;
+    } catch (err) {
       await handle.close();
+      throw err;
     }
   }
 
@@ -135,30 +202,39 @@ export class FileTail {
     this.carryBytes = 0;
   }
 
-  private async consume(handle: FileHandle, sink: LineSink, limit: number) {
+  private async consume(opened: Opened, sink: LineSink, limit: number) {
     let position = this.offset + this.carryBytes;
+    const first = opened.first;
+    opened.first = null;
+    let pending: Promise<Chunk> | Chunk;
+    if (first?.at === position) pending = first;
+    else {
+      if (first) giveBack(first.buffer);
+      pending = readChunk(opened.handle, takeBuffer(), position, limit);
+    }
     // Two buffers: the next chunk is read from disk while this one is split and parsed.
-    let buffer = takeBuffer();
-    let spare = takeBuffer();
-    const readAt = (into: Buffer, at: number) => handle.read(into, 0, Math.min(into.length, limit - at), at);
-    let pending = readAt(buffer, position);
-    try {
-      for (;;) {
-        const { bytesRead } = await pending;
-        if (bytesRead === 0) return;
-        position += bytesRead;
-        pending = readAt(spare, position);
-        try {
-          this.split(buffer, bytesRead, sink);
-        } catch (err) {
-          await pending.catch(() => {}); // never leave a read in flight on a handle about to close
-          throw err;
-        }
-        [buffer, spare] = [spare, buffer];
+    let spare: Buffer | null = null;
+    for (;;) {
+      const chunk = await pending;
+      const size = Math.min(chunk.bytesRead, limit - position);
+      position += size;
+      // a short read is the end of the file: asking again would only wait for nothing
+      const more = size > 0 && chunk.bytesRead === chunk.asked && position < limit;
+      if (more) pending = readChunk(opened.handle, spare ?? takeBuffer(), position, limit);
+      else if (spare) giveBack(spare);
+      spare = null;
+      try {
+        if (size > 0) this.split(chunk.buffer, size, sink);
+      } catch (err) {
+        // never leave a read in flight on a handle about to close
+        if (more) await (pending as Promise<Chunk>).catch(() => {});
+        throw err;
       }
-    } finally {
-      giveBack(buffer);
-      giveBack(spare);
+      if (!more) {
+        giveBack(chunk.buffer);
+        return;
+      }
+      spare = chunk.buffer;
     }
   }
 

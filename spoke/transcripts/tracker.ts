@@ -35,6 +35,12 @@ import { TreeWatcher } from './tree-watcher';
 
 const TRAILING_RECHECK_MS = 80;
 const CACHE_SAVE_DELAY_MS = 30_000;
+/**
+ * Files opened and read into ahead of their turn in the first index (without index workers), so
+ * their reads never keep it waiting: at most this many, and no more once they hold this many bytes.
+ */
+const PREFETCH_FILES = 8;
+const PREFETCH_BYTES = 2 * 1024 * 1024;
 /** a session's folder is watched (for a subagents/ to appear) while the session was written in the last day */
 const SESSION_ACTIVE_MS = 24 * 60 * 60 * 1000;
 
@@ -137,7 +143,9 @@ export class TranscriptTracker {
     this.progress.filesTotal = found.length;
     this.progress.bytesTotal = found.reduce((sum, f) => sum + f.size, 0);
     onProgress?.(this.progress);
-    const ahead = this.readAhead(found.filter((f) => !unchanged.has(f.path)));
+    const toRead = found.filter((f) => !unchanged.has(f.path));
+    const ahead = this.readAhead(toRead);
+    let turn = 0;
     try {
       for (const { path, size } of found) {
         if (this.stopped) return;
@@ -145,12 +153,15 @@ export class TranscriptTracker {
           this.progress.bytesDone += size;
           this.progress.filesFromCache++;
         } else {
+          if (!ahead) this.prefetchAfter(toRead, turn);
+          turn++;
           await this.pump(path, ahead?.take(path) ?? null);
         }
         this.progress.filesDone++;
         onProgress?.(this.progress);
       }
     } finally {
+      for (const { path } of toRead.slice(turn, turn + PREFETCH_FILES)) this.files.get(path)?.tail.dropPrefetch();
       ahead?.cancel();
       await this.pool?.close();
       this.pool = null;
@@ -188,6 +199,20 @@ export class TranscriptTracker {
     if (cold.length === 0) return null;
     this.pool = new IndexPool(Math.min(workers, cold.length), this.options.log);
     return new ReadAhead(this.pool, cold, this.options.waitForIndexWorkers);
+  }
+
+  /**
+   * Starts reading the files whose turn comes after `turn` in the first index while that one is
+   * parsed: the next one, and more while they are small.
+   */
+  private prefetchAfter(files: FoundFile[], turn: number): void {
+    let bytes = 0;
+    for (let next = turn + 1; next < files.length && next <= turn + PREFETCH_FILES && bytes < PREFETCH_BYTES; next++) {
+      const { path, size } = files[next];
+      bytes += size;
+      const file = this.track(path);
+      if (file && !file.archived) file.tail.prefetch();
+    }
   }
 
   /** Every transcript file followed, on disk or in Loom's copy. */
@@ -262,6 +287,7 @@ export class TranscriptTracker {
       this.options.log(`${file.path} was deleted before Loom copied its last ${file.tail.offset - copied} bytes; the lines in them can no longer be opened`);
     }
     const state = file.tail.state();
+    file.tail.dropPrefetch();
     file.tail = this.copyTail(file.path);
     if (state) file.tail.resume(state);
     file.archived = true;
@@ -413,7 +439,7 @@ export class TranscriptTracker {
     }
     if (initial) this.progress.bytesDone += Math.max(0, file.tail.offset - before);
     this.options.read?.(file.path);
-    this.catalog.trim(woken);
+    this.catalog.trim(woken, initial);
     this.announce();
   }
 

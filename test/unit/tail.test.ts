@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -115,6 +115,44 @@ describe('FileTail', () => {
     });
     await Promise.all(files.map(({ path, c }) => new FileTail(path).read(c.sink)));
     for (const { tag, c } of files) expect(c.lines.map((l) => l.text)).toEqual(lines(tag));
+  });
+
+  it('takes a prefetch made at the offset it reads from; what was written after it comes with the next read at the latest', async () => {
+    const file = join(dir, 'a.jsonl');
+    writeFileSync(file, '{"n":1}\n');
+    const tail = new FileTail(file);
+    const c = collector();
+    await tail.read(c.sink);
+    appendFileSync(file, '{"n":2}\n');
+    tail.prefetch();
+    appendFileSync(file, '{"n":3}\n');
+    await tail.read(c.sink);
+    expect(c.lines.map((l) => l.text)).toContain('{"n":2}');
+    await tail.read(c.sink);
+    expect(c.lines.map((l) => [l.number, l.offset, l.text])).toEqual([
+      [1, 0, '{"n":1}'],
+      [2, 8, '{"n":2}'],
+      [3, 16, '{"n":3}'],
+    ]);
+  });
+
+  it('reads past a prefetch made before the tail moved, and past a file longer than one chunk', async () => {
+    const file = join(dir, 'a.jsonl');
+    const lines = Array.from({ length: 3000 }, (_, i) => `{"n":${i},"pad":"${'x'.repeat(900)}"}`); // ~2.7 MB
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const tail = new FileTail(file);
+    tail.prefetch();
+    tail.resume({ offset: lines[0].length + 1, lines: 1, ino: statSync(file).ino });
+    const c = collector();
+    await tail.read(c.sink);
+    expect(c.lines.map((l) => l.text)).toEqual(lines.slice(1));
+    expect(c.lines[0]).toMatchObject({ number: 2, offset: lines[0].length + 1 });
+  });
+
+  it('says a prefetched file that is gone is missing', async () => {
+    const tail = new FileTail(join(dir, 'gone.jsonl'));
+    tail.prefetch();
+    expect(await tail.read(collector().sink)).toBe('missing');
   });
 
   it('says a missing file is missing instead of throwing', async () => {
