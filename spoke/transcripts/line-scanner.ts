@@ -25,8 +25,12 @@ export interface Want {
   items?: Want;
   /** when the value is a string: kept only when it starts with this, else read as absent */
   prefix?: string;
-  /** the value is kept only when the object holding it passes this, asked once the line is read */
-  when?: (holder: Json) => boolean;
+  /**
+   * the value is kept only when this passes, asked once the line is read, of the object holding
+   * it and of the whole record (a tool call's input by the tool's name, a field only some record
+   * types are read for by the record's type); until then it is stepped over like a value not wanted
+   */
+  when?: (holder: Json, record: Json) => boolean;
 }
 
 /** A Want made ready for matching keys as bytes. */
@@ -35,7 +39,7 @@ export interface Plan {
   readonly keys: Key[][] | null;
   readonly items: Plan | null;
   readonly prefix: Buffer | null;
-  readonly when: ((holder: Json) => boolean) | null;
+  readonly when: ((holder: Json, record: Json) => boolean) | null;
 }
 
 interface Key {
@@ -62,13 +66,12 @@ export function compileWant(want: Want): Plan {
   };
 }
 
-/** A kept value decided once its holder is read (a tool call's input, by the tool's name). */
+/** A kept value decided once the line is read (`when`); kept from line to line, so no line allocates one. */
 interface Deferred {
   holder: Json;
   name: string;
   from: number;
-  to: number;
-  when: (holder: Json) => boolean;
+  when: (holder: Json, record: Json) => boolean;
 }
 
 const QUOTE = 0x22;
@@ -112,6 +115,7 @@ class Scanner {
   /** the value the last read produced */
   private value: unknown = undefined;
   private readonly deferred: Deferred[] = [];
+  private deferredCount = 0;
 
   scan(buf: Buffer, start: number, end: number, plan: Plan): Json | null {
     this.buf = buf;
@@ -122,7 +126,12 @@ class Scanner {
       const to = this.object(p, plan, 0);
       if (to < 0 || this.ws(to) !== end) return null;
       const record = this.value as Json;
-      for (const d of this.deferred) if (d.when(d.holder)) d.holder[d.name] = JSON.parse(buf.toString('utf8', d.from, d.to));
+      for (let i = 0; i < this.deferredCount; i++) {
+        const { holder, name, from, when } = this.deferred[i];
+        if (!when(holder, record)) continue;
+        if (this.whole(from, 0) < 0) return null;
+        holder[name] = this.value;
+      }
       return record;
     } catch {
       // a kept value JSON.parse rejects: the whole line is parsed, for JSON.parse's own message
@@ -130,8 +139,20 @@ class Scanner {
     } finally {
       this.buf = EMPTY;
       this.value = undefined;
-      this.deferred.length = 0;
+      this.deferredCount = 0;
     }
+  }
+
+  private defer(holder: Json, name: string, from: number, when: Deferred['when']): void {
+    const d = this.deferred[this.deferredCount++];
+    if (d === undefined) {
+      this.deferred.push({ holder, name, from, when });
+      return;
+    }
+    d.holder = holder;
+    d.name = name;
+    d.from = from;
+    d.when = when;
   }
 
   private byte(p: number): number {
@@ -168,7 +189,7 @@ class Scanner {
         p = this.skip(from, depth + 1);
       } else if (key.plan.when !== null) {
         p = this.skip(from, depth + 1);
-        if (p >= 0) this.deferred.push({ holder, name: key.name, from, to: p, when: key.plan.when });
+        if (p >= 0) this.defer(holder, key.name, from, key.plan.when);
       } else {
         p = this.read(from, key.plan, depth + 1);
         // Last one wins, as in JSON.parse, when a key comes twice.

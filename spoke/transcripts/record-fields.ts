@@ -1,3 +1,4 @@
+import { obj } from './fields';
 import { isGoalTool, TASK_NUMBER_PREFIX } from './goal-tools';
 import { compileWant, type Want } from './line-scanner';
 
@@ -6,6 +7,10 @@ import { compileWant, type Want } from './line-scanner';
 // watches readRecord's reads on every fixture line fails (test/unit/line-scanner.test.ts).
 
 const whole: Want = {};
+/** Read on user lines only (a prompt's text, cwd and branch), though every line carries them. */
+const userOnly: Want = { when: (_, record) => record.type === 'user' };
+/** A line's time, but for plain progress lines (the most common kind): only a subagent's message inside one is read for it. */
+const timestamp: Want = { when: (_, record) => record.type !== 'progress' || obj(record.data)?.type === 'agent_progress' };
 
 /** A tool result's content matters only when it names a created task's number. */
 const taskAnswer: Want = { prefix: TASK_NUMBER_PREFIX, items: { fields: { text: { prefix: TASK_NUMBER_PREFIX } } } };
@@ -14,7 +19,7 @@ const taskAnswer: Want = { prefix: TASK_NUMBER_PREFIX, items: { fields: { text: 
 const block: Want = {
   fields: {
     type: whole,
-    text: whole,
+    text: userOnly,
     id: whole,
     name: whole,
     input: { when: (b) => isGoalTool(b.name) },
@@ -42,10 +47,10 @@ export const RECORD_FIELDS: Want = {
     uuid: whole,
     parentUuid: whole,
     isSidechain: whole,
-    timestamp: whole,
+    timestamp,
     requestId: whole,
-    cwd: whole,
-    gitBranch: whole,
+    cwd: userOnly,
+    gitBranch: userOnly,
     sessionId: whole,
     isMeta: whole,
     promptSource: whole,

@@ -1,4 +1,4 @@
-import { bareAtom } from '../model/atom';
+import { bareAtom, toolNameMap } from '../model/atom';
 import type { AtomMeta, AtomType, Author } from '../model/types';
 import { type MessageUsage, tokensAt } from '../model/usage';
 import type { GraphRecord, TranscriptRecord } from './record';
@@ -320,7 +320,7 @@ class Unpacker {
   private toolNames(): Record<string, string> | null {
     const n = this.p.ints[this.i++];
     if (n === NONE) return null;
-    const names: Record<string, string> = {};
+    const names = toolNameMap();
     for (let k = 0; k < n; k++) {
       const id = this.str()!;
       names[id] = this.str()!;

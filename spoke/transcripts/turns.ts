@@ -42,12 +42,8 @@ export function buildTurns(path: AtomMeta[], rewound: RewoundBranch[] = []): Tur
   }
   const branchesOf = new Map<string, RewoundBranch[]>();
   for (const branch of rewound) branchesOf.set(branch.replacedBy, [...(branchesOf.get(branch.replacedBy) ?? []), branch]);
-  return turns.map((turn) =>
-    finish(
-      turn,
-      turn.atoms.flatMap((a) => branchesOf.get(a.uuid) ?? []),
-    ),
-  );
+  // most sessions were never rewound: then no atom is looked up
+  return turns.map((turn) => finish(turn, branchesOf.size === 0 ? [] : turn.atoms.flatMap((a) => branchesOf.get(a.uuid) ?? [])));
 }
 
 function openTurn(index: number, trigger: AtomMeta | null, t: number): OpenTurn {

@@ -180,6 +180,7 @@ const FALL_BACK: [string, string][] = [
   ['a bracket that does not match', '{"type":"user","x":[1}'],
   ['an escape in a key', '{"typ\\u0065":"user","uuid":"u1"}'],
   ['a bad escape in a kept string', text('bad \\x escape')],
+  ['a bad escape in a field a user line is read for', user('"cwd":"C:\\q","message":{"role":"user","content":"hi"}')],
   ['a raw tab in a kept string', text('raw\ttab')],
   ['nesting deeper than the scanner goes', user(`"toolUseResult":${'['.repeat(200)}${']'.repeat(200)}`)],
 ];
@@ -212,6 +213,10 @@ describe('the fast path on edge lines', () => {
     const bytes = Buffer.from(line);
     expect(slowPath(line, 'main')).toMatch(/^not JSON/);
     expect(fastPath(bytes, 0, bytes.length, 'main')).toMatchObject({ kind: 'graph', uuid: 'u1' });
+    // a field read for other record types only is stepped over on this one
+    const progress = '{"type":"progress","uuid":"g1","parentUuid":null,"cwd":"raw\ttab","data":{"type":"hook_progress"}}';
+    expect(slowPath(progress, 'main')).toMatch(/^not JSON/);
+    expect(fastPath(Buffer.from(progress), 0, Buffer.byteLength(progress), 'main')).toMatchObject({ kind: 'graph', uuid: 'g1' });
   });
 });
 
@@ -235,6 +240,18 @@ describe('the sparse object', () => {
     const [task] = blocks(toolResult('r2', 'a1', 't2', 'Task #3 created successfully: x'));
     expect(plain.content).toBeUndefined();
     expect(task.content).toBe('Task #3 created successfully: x');
+  });
+
+  it("steps over the fields a record of another type is read for: a prompt's text, cwd and branch, a plain progress line's time", () => {
+    const answer = sparse(assistant('a1', 'p1', [{ type: 'text', text: 'x'.repeat(500) }]));
+    expect((answer.message as Json).content).toEqual([{ type: 'text' }]);
+    expect(answer).not.toHaveProperty('cwd');
+    expect(answer).not.toHaveProperty('gitBranch');
+    expect(answer.timestamp).toEqual(expect.any(String));
+    const hook = sparse({ ...prompt('h1', null, ''), type: 'progress', message: undefined, data: { type: 'hook_progress' } });
+    expect(Object.keys(hook).sort()).toEqual(['data', 'isSidechain', 'parentUuid', 'sessionId', 'type', 'uuid']);
+    const subagent = sparse({ ...prompt('h2', null, ''), type: 'progress', message: undefined, data: { type: 'agent_progress' } });
+    expect(subagent.timestamp).toEqual(expect.any(String));
   });
 
   it('leaves out every field the index does not read', () => {
