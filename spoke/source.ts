@@ -578,6 +578,10 @@ export class LocalSource implements Source {
       if (shown) this.visible.add(key);
       else this.visible.delete(key);
     }
+    // a parent shown only now: its subagents, announced before it with no parent to show, are told again
+    for (const [key, kind] of [...changes]) {
+      if (kind === 'ADDED') for (const child of this.catalog.subagentsOf(key)) if (!changes.has(child)) changes.set(child, 'UPDATED');
+    }
     if (changes.size === 0) return;
     const now = this.now();
     for (const [key, kind] of changes) {

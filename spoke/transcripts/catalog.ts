@@ -129,7 +129,7 @@ export class SessionCatalog {
       turnCount: facts.turnCount,
       atomCount: facts.atomCount,
       parentKey: session.parentKey,
-      subagentKeys: [...(this.children.get(session.key) ?? [])].filter((k) => this.isVisible(k)),
+      subagentKeys: this.subagentsOf(session.key),
       parseErrors: [...session.parseErrors],
       generation: session.generation,
       epoch: session.epoch,
@@ -137,6 +137,11 @@ export class SessionCatalog {
   }
 
   /** A session with no atom (a 0-byte file, summaries only) is not shown. */
+  /** The subagents' sessions a session has, those with lines only (as listed). */
+  subagentsOf(key: string): string[] {
+    return [...(this.children.get(key) ?? [])].filter((k) => this.isVisible(k));
+  }
+
   isVisible(key: string): boolean {
     const session = this.sessions.get(key);
     return !!session && session.atomCount() > 0;
@@ -174,9 +179,9 @@ export class SessionCatalog {
     for (const session of group) session.beginWaking();
   }
 
-  endWaking(group: TranscriptSession[]): void {
+  endWaking(group: TranscriptSession[], complete: boolean): void {
     for (const session of group) {
-      session.endWaking();
+      session.endWaking(complete);
       this.use(session);
     }
   }

@@ -27,6 +27,17 @@ export interface SleepFacts {
   goals: StoredGoals;
 }
 
+/** What is counted from a session's lines (kept while it sleeps). */
+type LineCounts = Pick<TranscriptSession, 'parseErrors' | 'recordTypes' | 'models' | 'usage' | 'subagentUsage'>;
+
+const noCounts = (): LineCounts => ({
+  parseErrors: [],
+  recordTypes: new Map(),
+  models: new Set(),
+  usage: new MessageLedger(),
+  subagentUsage: new MessageLedger(),
+});
+
 export class TranscriptSession {
   readonly files = new Map<string, TranscriptFile>();
   parseErrors: ParseError[] = [];
@@ -53,6 +64,11 @@ export class TranscriptSession {
   /** set while its files are being read again to wake it */
   waking = false;
 
+  /**
+   * While waking: the counts being rebuilt from the lines read again. Readers see the settled
+   * ones until the wake is done (a header asking for usage mid-wake would see part of it).
+   */
+  private rebuilding: LineCounts | null = null;
   private graph = new RecordGraph();
   private path = new ActivePath();
   private pathStale = false;
@@ -82,12 +98,13 @@ export class TranscriptSession {
     this.version++;
     if (record.cwd) this.cwd = record.cwd;
     if (record.gitBranch) this.gitBranch = record.gitBranch;
-    if (record.subagentUsage) this.subagentUsage.add(record.subagentUsage);
+    const counts = this.counts();
+    if (record.subagentUsage) counts.subagentUsage.add(record.subagentUsage);
     const atom = record.atom;
     if (!atom) return;
-    if (atom.usage) this.usage.add(atom.usage);
+    if (atom.usage) counts.usage.add(atom.usage);
     if (atom.t > this.updatedAt) this.updatedAt = atom.t;
-    if (atom.model && atom.model !== '<synthetic>') this.models.add(atom.model);
+    if (atom.model && atom.model !== '<synthetic>') counts.models.add(atom.model);
     // A line of the newest file goes on the path as it arrives; one of an older file (two files
     // of one session written at once) waits for a replay in order.
     if (this.pathStale) return;
@@ -110,12 +127,18 @@ export class TranscriptSession {
   }
 
   countRecord(type: string): void {
-    this.recordTypes.set(type, (this.recordTypes.get(type) ?? 0) + 1);
+    const { recordTypes } = this.counts();
+    recordTypes.set(type, (recordTypes.get(type) ?? 0) + 1);
   }
 
   addParseError(error: ParseError): void {
-    if (this.parseErrors.length < MAX_PARSE_ERRORS) this.parseErrors.push(error);
+    const { parseErrors } = this.counts();
+    if (parseErrors.length < MAX_PARSE_ERRORS) parseErrors.push(error);
     this.version++;
+  }
+
+  private counts(): LineCounts {
+    return this.rebuilding ?? this;
   }
 
   /** The file is being read again from the start: forget what it said. */
@@ -201,14 +224,13 @@ export class TranscriptSession {
     this.graph = new RecordGraph();
     this.path = new ActivePath();
     this.pathStale = false;
-    this.parseErrors = [];
-    this.recordTypes = new Map();
-    this.models = new Set();
-    this.usage = new MessageLedger();
-    this.subagentUsage = new MessageLedger();
+    this.rebuilding = noCounts();
   }
 
-  endWaking(): void {
+  /** The wake is done: the counts it rebuilt replace the settled ones, unless reading failed part way. */
+  endWaking(complete: boolean): void {
+    if (complete && this.rebuilding) Object.assign(this, this.rebuilding);
+    this.rebuilding = null;
     this.waking = false;
     this.sleeping = null;
   }

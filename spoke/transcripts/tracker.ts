@@ -465,6 +465,7 @@ export class TranscriptTracker {
     const { sessions, files } = this.catalog.groupOf([path]);
     if (!sessions.some((s) => s.sleeping)) return [];
     this.catalog.beginWaking(sessions, files);
+    let complete = false;
     try {
       for (const f of files) {
         const tracked = this.files.get(f);
@@ -473,8 +474,9 @@ export class TranscriptTracker {
         const ingest = this.catalog.openFile(f, tracked.place, false);
         await this.tailFor(f).read({ restart: () => {}, line: (line) => ingest.line(line) }, tracked.tail.offset);
       }
+      complete = true;
     } finally {
-      this.catalog.endWaking(sessions);
+      this.catalog.endWaking(sessions, complete);
     }
     return sessions;
   }

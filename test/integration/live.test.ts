@@ -74,6 +74,24 @@ function conversation(count: number): { bytes: Buffer; uuids: string[] } {
   return { bytes: Buffer.from(text), uuids };
 }
 
+/**
+ * Follows sessionsChanged. No acknowledgement exists for a subscription: new sessions are written
+ * until one is announced, so what the test writes next is heard.
+ */
+async function followSessions<Change extends { kind: string }>(document: TadaDocumentNode<{ sessionsChanged: Change }, Record<never, never>>) {
+  const changes: Change[] = [];
+  const iterator = iterate(kernel.ws(), document);
+  const consume = (async () => {
+    for await (const r of iterator) changes.push(r.data!.sessionsChanged);
+  })();
+  let n = 0;
+  await until(() => {
+    writeFileSync(join(root, '-home-dev-demo', `new${++n}.jsonl`), line(prompt(`n${n}`, null, `new session ${n}`)));
+    return changes.some((c) => c.kind === 'ADDED');
+  }, 'an ADDED change');
+  return { changes, end: () => iterator.return?.().then(() => consume) };
+}
+
 describe('following a growing transcript', () => {
   it('delivers every atom exactly once, in order, through 200 small appends that split lines and characters', async () => {
     const stream = subscribe();
@@ -200,25 +218,30 @@ describe('following a growing transcript', () => {
   });
 
   it('announces a new session file, and its deletion, on sessionsChanged', async () => {
-    const CHANGES = graphql(`subscription { sessionsChanged { kind sessionId session { name } } }`);
-    const changes: ResultOf<typeof CHANGES>['sessionsChanged'][] = [];
-    const iterator = iterate(kernel.ws(), CHANGES);
-    const consume = (async () => {
-      for await (const r of iterator) changes.push(r.data!.sessionsChanged);
-    })();
-    // No acknowledgement exists for a subscription: keep writing new sessions until one is seen.
-    let n = 0;
-    await until(() => {
-      writeFileSync(join(root, '-home-dev-demo', `new${++n}.jsonl`), line(prompt(`n${n}`, null, `new session ${n}`)));
-      return changes.some((c) => c.kind === 'ADDED');
-    }, 'an ADDED change');
+    const { changes, end } = await followSessions(graphql(`subscription { sessionsChanged { kind sessionId session { name } } }`));
     const added = changes.find((c) => c.kind === 'ADDED')!;
     expect(added.sessionId).toMatch(/^test:new\d+$/);
     expect(added.session!.name).toMatch(/^new session \d+$/);
     rmSync(join(root, '-home-dev-demo', `${added.sessionId.slice('test:'.length)}.jsonl`));
     await until(() => changes.some((c) => c.kind === 'REMOVED' && c.sessionId === added.sessionId), 'a REMOVED change');
-    await iterator.return?.();
-    await consume;
+    await end();
+  });
+
+  it("tells a subagent's session again, with its parent, when the parent's first line comes after the subagent's", async () => {
+    const { changes, end } = await followSessions(graphql(`subscription { sessionsChanged { kind sessionId session { parent { id } } } }`));
+    const of = (id: string) => changes.filter((c) => c.sessionId === id).map((c) => [c.kind, c.session?.parent?.id ?? null]);
+    mkdirSync(join(root, '-home-dev-demo', 'w3', 'subagents'), { recursive: true });
+    const subagent = prompt('s1', null, 'the subagent task', { isSidechain: true, sessionId: 'w3', agentId: 's1' });
+    writeFileSync(join(root, '-home-dev-demo', 'w3', 'subagents', 'agent-s1.jsonl'), line(subagent));
+    await until(() => of('test:agent-s1').length > 0, 'the subagent announced');
+    writeFileSync(join(root, '-home-dev-demo', 'w3.jsonl'), line(prompt('m1', null, 'a session that starts a subagent')));
+    await until(() => of('test:agent-s1').length > 1, 'the subagent announced again');
+    expect(of('test:agent-s1')).toEqual([
+      ['ADDED', null],
+      ['UPDATED', 'test:w3'],
+    ]);
+    expect(of('test:w3')).toEqual([['ADDED', null]]);
+    await end();
   });
 
   it('catches a subscriber up with `since`: each session changed since then, as it is now, and none before, then what changes next', async () => {

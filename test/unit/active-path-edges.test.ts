@@ -111,7 +111,7 @@ describe('edges of the active path', () => {
     session.sleep('name');
     session.beginWaking();
     addLines(session, '/f.jsonl', lines);
-    session.endWaking();
+    session.endWaking(true);
     expect([uuids(session), session.generation]).toEqual([['p1', 'a1', 'p3'], 1]);
   });
 });

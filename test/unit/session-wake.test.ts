@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { SessionCatalog } from '../../spoke/transcripts/catalog';
+import type { TranscriptPlace } from '../../spoke/transcripts/paths';
+import { parseLine } from '../../spoke/transcripts/record';
+import type { TranscriptSession } from '../../spoke/transcripts/session';
+import { assistant, prompt, readerLine, say } from '../helpers/records';
+
+// What readers see of a session while its files are read again to wake it: the counted facts it
+// had asleep (usage, models) until the wake is done, not the part read so far.
+
+type Rec = Record<string, unknown>;
+
+const main = (key: string): TranscriptPlace => ({ project: 'p', sessionKey: key, fsid: key, role: 'main' });
+
+function addLines(session: TranscriptSession, file: string, records: Rec[]): void {
+  let offset = 0;
+  records.forEach((record, i) => {
+    const line = readerLine(JSON.stringify(record), i + 1, offset);
+    offset += line.length + 1;
+    const parsed = parseLine(line, file, { fsid: file, role: 'main' });
+    if (parsed && typeof parsed !== 'string' && parsed.kind === 'graph') session.addRecord(parsed);
+  });
+}
+
+const lines = [
+  prompt('p1', null, 'go'),
+  assistant('a1', 'p1', [say('one')], 'end_turn', 'msg-1'),
+  prompt('p2', 'a1', 'again'),
+  assistant('a2', 'p2', [say('two')], 'end_turn', 'msg-2'),
+];
+const messages = (session: TranscriptSession) => [...session.usage.entries()].length;
+
+function asleep(): TranscriptSession {
+  const catalog = new SessionCatalog('h');
+  catalog.openFile('/p/s.jsonl', main('s'), false);
+  const session = catalog.get('s')!;
+  addLines(session, '/p/s.jsonl', lines);
+  session.sleep('go');
+  return session;
+}
+
+describe('a session waking', () => {
+  it('shows the usage it had asleep until its files are read again, then what they gave', () => {
+    const session = asleep();
+    expect(messages(session)).toBe(2);
+    session.beginWaking();
+    addLines(session, '/p/s.jsonl', lines.slice(0, 2));
+    expect(messages(session)).toBe(2);
+    expect([...session.models]).toHaveLength(1);
+    addLines(session, '/p/s.jsonl', lines.slice(2));
+    session.endWaking(true);
+    expect(messages(session)).toBe(2);
+    expect(session.sleeping).toBeNull();
+  });
+
+  it('keeps the usage it had when reading its files failed part way', () => {
+    const session = asleep();
+    session.beginWaking();
+    addLines(session, '/p/s.jsonl', lines.slice(0, 2));
+    session.endWaking(false);
+    expect(messages(session)).toBe(2);
+  });
+});
