@@ -8,7 +8,7 @@ export const USAGE = `loom ${VERSION}: every agent session on every machine, liv
 usage:
   loom up [--projects DIR] [--port N] [--state DIR] [--name HOST] [--demo | --no-demo]
           [--host ADDR] [--allow-host NAME]… [--limit depth|aliases|tokens|directives|cost=N]…
-          [--answer-wait SECONDS] [--claude PATH] [--no-archive | --archive-cap SIZE]
+          [--answer-wait SECONDS] [--claude PATH] [--no-archive | --archive-cap SIZE] [--index-workers N]
       start the kernel on 127.0.0.1 (default port ${DEFAULT_PORT}) over Claude Code's transcripts
       (default ~/.claude/projects, or $CLAUDE_CONFIG_DIR/projects). With no transcripts there,
       or with --demo, it serves generated demo sessions that keep growing. --answer-wait: how long
@@ -17,6 +17,8 @@ usage:
       on PATH); they use its own login. Loom keeps a compressed copy of every transcript it reads
       (<state>/archive), so a session whose file Claude Code deletes stays; --archive-cap 4G (the
       default; none for no cap) drops the oldest copies past it, --no-archive keeps none.
+      --index-workers: threads that parse the first read besides the kernel's own (default none
+      on two cores or fewer, else one per core beyond the kernel's, at most three).
   loom status [--state DIR] [--json]
       ask the running kernel for its state
   loom url [--state DIR]
