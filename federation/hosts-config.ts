@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TrustTier } from '../spoke/model/types';
 import { readFileIfPresent, writeFileAtomic } from '../spoke/store/atomic-file';
 import { COMMAND_RULE, isRemoteCommand, isRemoteStateDir, STATE_DIR_RULE } from './remote-command';

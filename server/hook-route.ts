@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Actions } from '../spoke/act/actions';
 import type { Decision } from '../spoke/act/decisions';
 import type { Driving } from '../spoke/drive/driving';

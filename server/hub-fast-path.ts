@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import { asRequester } from '../federation/fair-queue';
 import type { RemoteDirectory } from '../schema/index';
 import { type ForwardPlan, forwardPlan, forwardWhole } from '../schema/remote/forward-whole';

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { tempWriter } from '../spoke/store/atomic-file';
 
 // The state dir holds what a kernel keeps between runs, and `kernel.json`: the claim of the one

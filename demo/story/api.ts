@@ -5,7 +5,7 @@ import type { DemoProject, Topic } from './types';
 
 const berthRoutes = [
   "import type { FastifyInstance } from 'fastify';",
-  "import { z } from 'zod';",
+  "import * as z from 'zod';",
   "import { searchBerths } from '../repositories/berthRepository';",
   '',
   'const SearchQuery = z.object({',

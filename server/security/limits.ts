@@ -1,5 +1,5 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Limits on what one GraphQL operation may ask, enforced while parsing and validating (before
 // any resolver runs), on HTTP and WebSocket alike since both go through yoga's envelop; and on

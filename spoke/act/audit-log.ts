@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppendLog } from '../store/append-log';
 
 // Every action taken through this kernel, appended to `<state>/actions.jsonl`: who (this

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readFileIfPresent, writeFileAtomic } from '../store/atomic-file';
 
 // "Away": the person is not at this machine, so a permission prompt Claude Code shows only after

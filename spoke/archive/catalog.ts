@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DroppedCounts } from '../model/archive';
 import { jsonOrNull } from '../model/json';
 import { moveAside, readFileIfPresent, writeFileAtomic } from '../store/atomic-file';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { renameSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppendLog } from '../store/append-log';
 import { readFileIfPresent } from '../store/atomic-file';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Loom's entries in Claude Code's settings.json `hooks`. Adding them keeps every other setting
 // and hook as it was and adds nothing twice; removing them takes out exactly what was added.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { jsonOrNull } from '../model/json';
 import type { LiveState, LiveStateKind } from '../model/live';
 

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { jsonOrNull } from '../model/json';
 import { readFileIfPresent, writeFileAtomic } from './atomic-file';
 

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { jsonOrNull } from '../model/json';
 import { UnavailableError } from '../model/source';
 import type { Atom, AtomMeta, ContentBlock } from '../model/types';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Pulse } from '../model/pulse';
 import { BadInputError, ConflictError, NotFoundError } from '../model/source';
 import type { Lens, Tag, View, Views } from '../model/views';
