@@ -580,7 +580,12 @@ export class LocalSource implements Source {
     }
     // a parent shown only now: its subagents, announced before it with no parent to show, are told again
     for (const [key, kind] of [...changes]) {
-      if (kind === 'ADDED') for (const child of this.catalog.subagentsOf(key)) if (!changes.has(child)) changes.set(child, 'UPDATED');
+      if (kind !== 'ADDED') continue;
+      for (const child of this.catalog.subagentsOf(key)) {
+        if (changes.has(child)) continue;
+        changes.set(child, this.visible.has(child) ? 'UPDATED' : 'ADDED');
+        this.visible.add(child);
+      }
     }
     if (changes.size === 0) return;
     const now = this.now();
