@@ -98,6 +98,8 @@ export class LocalSource implements Source {
   private readonly listeners = new Set<(changes: Map<string, ChangeKind>) => void>();
   /** sessions that were visible at the last change, to tell ADDED from UPDATED */
   private readonly visible = new Set<string>();
+  /** subagents' sessions announced while their parent was not shown (no `parent` to give): told again when it is */
+  private readonly orphans = new Set<string>();
   /** moves on every change to any session (sessionsVersion) */
   private version = 0;
   /** when this kernel last saw each session change, by its own clock (for `since`) */
@@ -578,14 +580,17 @@ export class LocalSource implements Source {
       if (shown) this.visible.add(key);
       else this.visible.delete(key);
     }
-    // a parent shown only now: its subagents, announced before it with no parent to show, are told again
-    for (const [key, kind] of [...changes]) {
-      if (kind !== 'ADDED') continue;
-      for (const child of this.catalog.subagentsOf(key)) {
-        if (changes.has(child)) continue;
-        changes.set(child, this.visible.has(child) ? 'UPDATED' : 'ADDED');
-        this.visible.add(child);
-      }
+    // a parent shown only now: its subagents announced before it, with no parent to show, are told again
+    for (const orphan of this.orphans) {
+      const parent = this.catalog.get(orphan)?.parentKey;
+      if (!parent || !this.catalog.isVisible(parent)) continue;
+      this.orphans.delete(orphan);
+      if (this.visible.has(orphan) && !changes.has(orphan)) changes.set(orphan, 'UPDATED');
+    }
+    for (const [key, kind] of changes) {
+      const parent = kind === 'REMOVED' ? null : this.catalog.get(key)?.parentKey;
+      if (parent && !this.catalog.isVisible(parent)) this.orphans.add(key);
+      else this.orphans.delete(key);
     }
     if (changes.size === 0) return;
     const now = this.now();

@@ -136,12 +136,12 @@ export class SessionCatalog {
     };
   }
 
-  /** A session with no atom (a 0-byte file, summaries only) is not shown. */
   /** The subagents' sessions a session has, those with lines only (as listed). */
   subagentsOf(key: string): string[] {
     return [...(this.children.get(key) ?? [])].filter((k) => this.isVisible(k));
   }
 
+  /** A session with no atom (a 0-byte file, summaries only) is not shown. */
   isVisible(key: string): boolean {
     const session = this.sessions.get(key);
     return !!session && session.atomCount() > 0;

@@ -211,6 +211,10 @@ export class TranscriptSession {
     if (this.sleeping) return;
     const path = this.activePath();
     this.sleeping = { atomCount: path.length, turnCount: this.turns().length, startedAt: path[0]?.t ?? 0, name, goals: this.storedGoals() };
+    this.dropGraph();
+  }
+
+  private dropGraph(): void {
     this.graph = new RecordGraph();
     this.path = new ActivePath();
     this.turnCache = null;
@@ -227,11 +231,20 @@ export class TranscriptSession {
     this.rebuilding = noCounts();
   }
 
-  /** The wake is done: the counts it rebuilt replace the settled ones, unless reading failed part way. */
+  /**
+   * The wake is done: the counts it rebuilt replace the settled ones. When reading failed part
+   * way, a sleeping session stays asleep with what it had (the next read wakes it again) rather
+   * than waking with part of its lines.
+   */
   endWaking(complete: boolean): void {
-    if (complete && this.rebuilding) Object.assign(this, this.rebuilding);
+    const counts = this.rebuilding;
     this.rebuilding = null;
     this.waking = false;
+    if (!complete) {
+      if (this.sleeping) this.dropGraph();
+      return;
+    }
+    if (counts) Object.assign(this, counts);
     this.sleeping = null;
   }
 

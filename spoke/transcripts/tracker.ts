@@ -97,6 +97,8 @@ export class TranscriptTracker {
   private readonly refused = new Set<string>();
   /** the index workers, during the first index only */
   private pool: IndexPool | null = null;
+  /** the wake in progress, which the next waits for */
+  private wakes: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly root: string,
@@ -461,7 +463,17 @@ export class TranscriptTracker {
    * Before new lines reach a sleeping session, its files are read again up to where the index
    * had read them, rebuilding its graph; every session sharing those files is rebuilt with it.
    */
-  private async wakeGroup(path: string): Promise<TranscriptSession[]> {
+  /**
+   * Wakes the sessions of a file's group, one group at a time: two wakes of one group at once
+   * would each rebuild it from scratch over the other (the second finds it awake and does nothing).
+   */
+  private wakeGroup(path: string): Promise<TranscriptSession[]> {
+    const woken = this.wakes.then(() => this.wakeGroupNow(path));
+    this.wakes = woken.catch(() => undefined);
+    return woken;
+  }
+
+  private async wakeGroupNow(path: string): Promise<TranscriptSession[]> {
     const { sessions, files } = this.catalog.groupOf([path]);
     if (!sessions.some((s) => s.sleeping)) return [];
     this.catalog.beginWaking(sessions, files);

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { graphql, type ResultOf } from '../../web/src/lib/graphql';
-import { startTestKernel, type TestKernel } from '../helpers/kernel';
+import { iterate, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
+import { sleep, until } from '../helpers/wait';
 
 // Restarting a kernel on the same state dir: the index cache brings back what was read, and
 // only files that changed are read again.
@@ -56,6 +57,34 @@ describe('restarting on the same state dir', () => {
       ['two-p2', 3],
     ]);
     expect(byKey(after).two).toMatchObject({ name: 'task two', atomCount: 3, turnCount: 2 });
+  });
+
+  it("announces a restored session's change without announcing its unchanged subagents", async () => {
+    mkdirSync(join(root, '-home-dev-demo', 'one', 'subagents'), { recursive: true });
+    for (const agent of ['a0', 'a1']) {
+      writeFileSync(
+        join(root, '-home-dev-demo', 'one', 'subagents', `agent-${agent}.jsonl`),
+        line(prompt(`${agent}-p`, null, `sub ${agent}`, { isSidechain: true, sessionId: 'one' })),
+      );
+    }
+    kernel = await startTestKernel(root, { stateDir });
+    await kernel.close();
+    kernel = await startTestKernel(root, { stateDir });
+    const changes: string[] = [];
+    const iterator = iterate(kernel.ws(), graphql(`subscription { sessionsChanged { sessionId } }`));
+    const consume = (async () => {
+      for await (const r of iterator) changes.push(r.data!.sessionsChanged.sessionId);
+    })();
+    // no acknowledgement exists for a subscription: grow the session until its change is heard
+    let n = 0;
+    await until(() => {
+      appendFileSync(join(root, '-home-dev-demo', 'one.jsonl'), line(prompt(`one-more-${++n}`, n === 1 ? 'one-a' : `one-more-${n - 1}`, 'more')));
+      return changes.includes('test:one');
+    }, 'the change of one');
+    await sleep(300);
+    expect(changes.filter((id) => id.startsWith('test:agent-'))).toEqual([]);
+    await iterator.return?.();
+    await consume;
   });
 
   it('moves an unreadable index cache aside, says so, and indexes from the transcripts', async () => {

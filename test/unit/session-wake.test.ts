@@ -46,18 +46,19 @@ describe('a session waking', () => {
     session.beginWaking();
     addLines(session, '/p/s.jsonl', lines.slice(0, 2));
     expect(messages(session)).toBe(2);
-    expect([...session.models]).toHaveLength(1);
     addLines(session, '/p/s.jsonl', lines.slice(2));
     session.endWaking(true);
     expect(messages(session)).toBe(2);
     expect(session.sleeping).toBeNull();
   });
 
-  it('keeps the usage it had when reading its files failed part way', () => {
+  it('stays asleep with what it had when reading its files failed part way', () => {
     const session = asleep();
     session.beginWaking();
     addLines(session, '/p/s.jsonl', lines.slice(0, 2));
     session.endWaking(false);
     expect(messages(session)).toBe(2);
+    expect(session.sleeping).toMatchObject({ atomCount: 4 });
+    expect(session.atomCount()).toBe(4);
   });
 });
