@@ -179,6 +179,12 @@ export class SessionCatalog {
     for (const session of group) session.beginWaking();
   }
 
+  /** Whether the sessions with lines in a file are being woken. */
+  isWaking(path: string): boolean {
+    for (const session of this.byFile.get(path) ?? []) if (session.waking) return true;
+    return false;
+  }
+
   endWaking(group: TranscriptSession[], complete: boolean): void {
     for (const session of group) {
       session.endWaking(complete);

@@ -96,8 +96,12 @@ export class TranscriptSession {
     const node = this.graph.add(record);
     if (!node) return; // a copy of a line another file holds
     this.version++;
-    if (record.cwd) this.cwd = record.cwd;
-    if (record.gitBranch) this.gitBranch = record.gitBranch;
+    // Waking reads again lines already read: what they set is settled, and re-setting it line by
+    // line would show an older value until the wake is done.
+    if (!this.waking) {
+      if (record.cwd) this.cwd = record.cwd;
+      if (record.gitBranch) this.gitBranch = record.gitBranch;
+    }
     const counts = this.counts();
     if (record.subagentUsage) counts.subagentUsage.add(record.subagentUsage);
     const atom = record.atom;
@@ -121,6 +125,7 @@ export class TranscriptSession {
   }
 
   addTitle(record: TitleRecord): void {
+    if (this.waking) return; // read before: the title it set is the settled one
     if (record.custom) this.customTitle = record.title;
     else this.aiTitle = record.title;
     this.version++;

@@ -462,10 +462,8 @@ export class TranscriptTracker {
   /**
    * Before new lines reach a sleeping session, its files are read again up to where the index
    * had read them, rebuilding its graph; every session sharing those files is rebuilt with it.
-   */
-  /**
-   * Wakes the sessions of a file's group, one group at a time: two wakes of one group at once
-   * would each rebuild it from scratch over the other (the second finds it awake and does nothing).
+   * One group at a time: two wakes of one group at once would each rebuild it from scratch over
+   * the other (the second finds it awake and does nothing).
    */
   private wakeGroup(path: string): Promise<TranscriptSession[]> {
     const woken = this.wakes.then(() => this.wakeGroupNow(path));
@@ -484,7 +482,15 @@ export class TranscriptTracker {
         if (!tracked) continue;
         this.followCopyIfGone(tracked);
         const ingest = this.catalog.openFile(f, tracked.place, false);
-        await this.tailFor(f).read({ restart: () => {}, line: (line) => ingest.line(line) }, tracked.tail.offset);
+        const fromDisk = this.copyNameIfGone(f) === null;
+        const tail = this.tailFor(f);
+        await tail.read({ restart: () => {}, line: (line) => ingest.line(line) }, tracked.tail.offset);
+        // Deleted while it was read: the group stays asleep with what it had rather than wake on
+        // part of the file; the next read takes its lines from Loom's copy (or does without the
+        // file, once it is forgotten). A file cut short on disk is read again from its start right
+        // after, as for an awake session.
+        if (fromDisk && tail.offset < tracked.tail.offset && !existsSync(f))
+          throw new Error(`${f} was deleted while it was read again; its sessions stay as they were`);
       }
       complete = true;
     } finally {
@@ -544,8 +550,10 @@ export class TranscriptTracker {
   private saveCache(): void {
     if (!this.options.cacheFile || !this.blobs) return;
     try {
+      // A file being read, or whose sessions are waking (the snapshot leaves those out), is left
+      // out: after a restart it is read again from its start, and its sessions with it.
       const files = [...this.files.values()].flatMap((f) => {
-        const state = f.reading ? null : f.tail.state();
+        const state = f.reading || this.catalog.isWaking(f.path) ? null : f.tail.state();
         return state ? [{ path: f.path, ...state }] : [];
       });
       // the snapshot may write the blob file anew, naming it again: the cache names it after

@@ -5,8 +5,8 @@ import { parseLine } from '../../spoke/transcripts/record';
 import type { TranscriptSession } from '../../spoke/transcripts/session';
 import { assistant, prompt, readerLine, say } from '../helpers/records';
 
-// What readers see of a session while its files are read again to wake it: the counted facts it
-// had asleep (usage, models) until the wake is done, not the part read so far.
+// What readers see of a session while its files are read again to wake it: the facts it had
+// asleep (usage, models, directory, branch, title) until the wake is done, not the part read so far.
 
 type Rec = Record<string, unknown>;
 
@@ -60,5 +60,24 @@ describe('a session waking', () => {
     expect(messages(session)).toBe(2);
     expect(session.sleeping).toMatchObject({ atomCount: 4 });
     expect(session.atomCount()).toBe(4);
+  });
+
+  it('keeps the directory, branch and title it settled on while the lines that set older ones are read again', () => {
+    const moved = [prompt('p1', null, 'go', { cwd: '/src/old', gitBranch: 'old' }), prompt('p2', 'p1', 'on', { cwd: '/src/new', gitBranch: 'new' })];
+    const catalog = new SessionCatalog('h');
+    catalog.openFile('/p/s.jsonl', main('s'), false);
+    const session = catalog.get('s')!;
+    addLines(session, '/p/s.jsonl', moved);
+    session.addTitle({ kind: 'title', title: 'first name', custom: true });
+    session.addTitle({ kind: 'title', title: 'second name', custom: true });
+    session.sleep('go');
+    session.beginWaking();
+    addLines(session, '/p/s.jsonl', moved.slice(0, 1));
+    session.addTitle({ kind: 'title', title: 'first name', custom: true });
+    expect(session).toMatchObject({ cwd: '/src/new', gitBranch: 'new', customTitle: 'second name' });
+    addLines(session, '/p/s.jsonl', moved.slice(1));
+    session.addTitle({ kind: 'title', title: 'second name', custom: true });
+    session.endWaking(true);
+    expect(session).toMatchObject({ cwd: '/src/new', gitBranch: 'new', customTitle: 'second name', sleeping: null });
   });
 });
