@@ -1,7 +1,10 @@
+import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalSource } from '../../spoke/source';
+import type { FromIndexer } from '../../spoke/transcripts/index-messages';
 import { defaultIndexWorkers } from '../../spoke/transcripts/index-pool';
 import { FIXTURES } from '../helpers/kernel';
+import { until } from '../helpers/wait';
 
 // Index workers parse the first read on other threads; the kernel's thread takes their results
 // file by file in its own order. Whatever the number of workers, the index must be the same.
@@ -17,6 +20,12 @@ async function indexed(indexWorkers: number): Promise<LocalSource> {
   await source.start();
   return source;
 }
+
+/** The workers of a source's first read, while it runs (the pool is the tracker's own). */
+const workersOf = (source: LocalSource): Worker[] => {
+  const pool = (source as unknown as { tracker: { pool: { slots: Set<{ worker: Worker }> } | null } }).tracker.pool;
+  return pool ? [...pool.slots].map((slot) => slot.worker) : [];
+};
 
 /** Everything a client can ask of a session that the first read decides. */
 async function everything(source: LocalSource) {
@@ -59,6 +68,26 @@ describe('index workers', () => {
     expect(expected.length).toBeGreaterThan(20);
     expect(await everything(withWorkers)).toEqual(expected);
     expect(logs).toEqual([]);
+  });
+
+  it('build the same index when their one worker dies part way through a file, which the kernel thread reads on', async () => {
+    const said: string[] = [];
+    const source = new LocalSource({ projectsRoot: FIXTURES, host: HOST, awakeLimit: 2, indexWorkers: 1, waitForIndexWorkers: true, log: (m) => said.push(m) });
+    try {
+      const started = source.start();
+      // stopped as it posts the first batch of a file longer than one batch
+      const [worker] = await until(() => workersOf(source).length > 0 && workersOf(source), 'the index worker');
+      worker.on('message', (message: FromIndexer) => {
+        if (message.kind === 'batch' && !message.last) void worker.terminate();
+      });
+      await started;
+      expect(said).toEqual([expect.stringMatching(/^an index worker stopped \(it exited\) while reading .+\.jsonl; the main thread reads that file$/)]);
+      const { filesByWorkers, filesDone } = source.kernel().indexing;
+      expect(filesByWorkers).toBeLessThan(filesDone);
+      expect(await everything(source)).toEqual(await everything(alone));
+    } finally {
+      await source.stop();
+    }
   });
 
   it('are none by default on two cores or fewer, else one per core beyond the kernel thread, at most three', () => {
