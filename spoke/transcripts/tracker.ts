@@ -11,7 +11,7 @@ import { IndexPool, type Prefetch } from './index-pool';
 import { dirWatchOf, placeOf, sessionFolderOf, type TranscriptPlace } from './paths';
 import { type AheadFile, ingestPrefetched, ReadAhead } from './read-ahead';
 import type { TranscriptSession } from './session';
-import { FileTail } from './tail';
+import { FileTail, type Line } from './tail';
 import { realRoot, refusedLink } from './tree-links';
 import { TreeWatcher } from './tree-watcher';
 
@@ -482,15 +482,18 @@ export class TranscriptTracker {
         if (!tracked) continue;
         this.followCopyIfGone(tracked);
         const ingest = this.catalog.openFile(f, tracked.place, false);
+        const sink = { restart: () => {}, line: (line: Line) => ingest.line(line) };
         const fromDisk = this.copyNameIfGone(f) === null;
         const tail = this.tailFor(f);
-        await tail.read({ restart: () => {}, line: (line) => ingest.line(line) }, tracked.tail.offset);
-        // Deleted while it was read: the group stays asleep with what it had rather than wake on
-        // part of the file; the next read takes its lines from Loom's copy (or does without the
-        // file, once it is forgotten). A file cut short on disk is read again from its start right
-        // after, as for an awake session.
-        if (fromDisk && tail.offset < tracked.tail.offset && !existsSync(f))
-          throw new Error(`${f} was deleted while it was read again; its sessions stay as they were`);
+        await tail.read(sink, tracked.tail.offset);
+        // Deleted as it was read: the rest is in Loom's copy when it has one (the same lines at the
+        // same offsets). A file cut short on disk is read again from its start right after, as for
+        // an awake session.
+        if (fromDisk && tail.offset < tracked.tail.offset && this.copyNameIfGone(f) !== null) {
+          const copy = this.copyTail(f);
+          copy.resume({ offset: tail.offset, lines: tail.lines, ino: 0 });
+          await copy.read(sink, tracked.tail.offset);
+        }
       }
       complete = true;
     } finally {

@@ -1,15 +1,18 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { join, relative } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TranscriptArchive } from '../../spoke/archive/transcript-archive';
 import { SessionCatalog } from '../../spoke/transcripts/catalog';
 import { blobFileOf } from '../../spoke/transcripts/index-cache';
+import { FileTail } from '../../spoke/transcripts/tail';
 import { TranscriptTracker } from '../../spoke/transcripts/tracker';
 import { assistant, line, prompt, say } from '../helpers/records';
+import { until } from '../helpers/wait';
 
 // What happens around a sleeping session's wake, when its files are read again: a cache saved
 // meanwhile must not lose a session after a restart, and a file deleted meanwhile must not wake
-// the session on part of its lines.
+// the session on part of its lines when Loom has a copy of it.
 
 let root: string;
 let state: string;
@@ -39,9 +42,9 @@ afterEach(() => {
   rmSync(state, { recursive: true, force: true });
 });
 
-async function indexed(cacheFile: string, log: string[] = []): Promise<{ tracker: TranscriptTracker; catalog: SessionCatalog }> {
+async function indexed(cacheFile: string): Promise<{ tracker: TranscriptTracker; catalog: SessionCatalog }> {
   const catalog = new SessionCatalog('h', 1);
-  const tracker = new TranscriptTracker(root, catalog, { changed: () => {}, log: (m) => log.push(m), cacheFile });
+  const tracker = new TranscriptTracker(root, catalog, { changed: () => {}, log: () => {}, cacheFile });
   await tracker.start();
   return { tracker, catalog };
 }
@@ -72,21 +75,25 @@ describe('waking a sleeping session', () => {
     expect(restarted.catalog.get('sidechain-c1')?.atomCount()).toBe(1);
   });
 
-  it('stays asleep with what it had when its file is deleted as it is read again, and says so', async () => {
-    const log: string[] = [];
-    const { tracker, catalog } = await indexed(join(state, 'index-cache.json'), log);
+  it("reads the rest of a file deleted as the wake reads it from Loom's copy, and wakes whole", async () => {
+    const archive = TranscriptArchive.open({ dir: join(state, 'archive'), capBytes: null, log: () => {} });
+    const catalog = new SessionCatalog('h', 1);
+    const tracker = new TranscriptTracker(root, catalog, { changed: () => {}, log: () => {}, cacheFile: join(state, 'index-cache.json'), archive });
+    await tracker.start();
     const session = catalog.get('s1')!;
     expect(session.sleeping).toMatchObject({ atomCount: 2 });
-    // deleted between the wake choosing to read it from disk and opening it
-    const openFile = catalog.openFile.bind(catalog);
-    catalog.openFile = (path, place, restart) => {
-      if (path === fileOf('s1')) rmSync(path);
-      return openFile(path, place, restart);
-    };
+    const name = relative(root, fileOf('s1'));
+    await until(() => archive.archivedTo(name) === statSync(fileOf('s1')).size, 'the copy of s1');
+    // deleted after the wake chose to read it from disk, before it opened it
+    const read = FileTail.prototype.read;
+    const spy = vi.spyOn(FileTail.prototype, 'read').mockImplementation(function (this: FileTail, ...args) {
+      if (this.path === fileOf('s1')) rmSync(this.path, { force: true });
+      return read.apply(this, args);
+    });
     await tracker.wake('s1');
-    await tracker.stop();
-    expect(session.sleeping).toMatchObject({ atomCount: 2 });
+    spy.mockRestore();
+    expect(session.sleeping).toBeNull();
     expect(session.atomCount()).toBe(2);
-    expect(log).toContainEqual(expect.stringContaining(`${fileOf('s1')} was deleted while it was read again`));
+    await tracker.stop();
   });
 });
