@@ -15,7 +15,7 @@ export default defineConfig({
     globalSetup: ['test/setup/build-web.ts', 'test/setup/build-cli.ts'],
     // Vitest's default is one file per core less one: one at a time on two cores. Most files wait
     // on kernels, sshd and Chromium more than they compute; two at a time took the suite from
-    // 974–988 s to 662 s on two cores, with no test slower than its timeout.
+    // 974–988 s to 648–662 s on two cores. Three took as long, and a Chromium test timed out.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 20_000,
     hookTimeout: 30_000,
