@@ -81,7 +81,7 @@ describe('index workers', () => {
       const started = source.start();
       // stopped once the kernel's thread has the first batch of the one fixture longer than a
       // batch: what the worker posted after it never arrives, as if it died there
-      const [worker] = await until(() => workersOf(source).length > 0 && workersOf(source), 'the index worker');
+      const worker = await until(() => workersOf(source)[0], 'the index worker');
       worker.on('message', (message: FromIndexer) => {
         if (message.kind !== 'batch' || message.last) return;
         worker.removeAllListeners('message');

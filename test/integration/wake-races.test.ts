@@ -42,9 +42,9 @@ afterEach(() => {
   rmSync(state, { recursive: true, force: true });
 });
 
-async function indexed(cacheFile: string): Promise<{ tracker: TranscriptTracker; catalog: SessionCatalog }> {
+async function indexed(cacheFile: string, archive?: TranscriptArchive): Promise<{ tracker: TranscriptTracker; catalog: SessionCatalog }> {
   const catalog = new SessionCatalog('h', 1);
-  const tracker = new TranscriptTracker(root, catalog, { changed: () => {}, log: () => {}, cacheFile });
+  const tracker = new TranscriptTracker(root, catalog, { changed: () => {}, log: () => {}, cacheFile, archive });
   await tracker.start();
   return { tracker, catalog };
 }
@@ -77,9 +77,7 @@ describe('waking a sleeping session', () => {
 
   it("reads the rest of a file deleted as the wake reads it from Loom's copy, and wakes whole", async () => {
     const archive = TranscriptArchive.open({ dir: join(state, 'archive'), capBytes: null, log: () => {} });
-    const catalog = new SessionCatalog('h', 1);
-    const tracker = new TranscriptTracker(root, catalog, { changed: () => {}, log: () => {}, cacheFile: join(state, 'index-cache.json'), archive });
-    await tracker.start();
+    const { tracker, catalog } = await indexed(join(state, 'index-cache.json'), archive);
     const session = catalog.get('s1')!;
     expect(session.sleeping).toMatchObject({ atomCount: 2 });
     const name = relative(root, fileOf('s1'));
