@@ -12,6 +12,14 @@ export const asRequester = <T>(requester: object, work: () => T): T => requester
 /** Anything not asked on behalf of a client (the hub's own pings and catch-ups) waits as one. */
 const HUB_ITSELF = {};
 
+/**
+ * A place that comes free with less time than this left before a waiter's deadline goes on to the
+ * next in line, unused: the operation could not be answered in time, and the places ahead were
+ * mostly given up at deadlines a moment before its own (asked at the same time), so which timer
+ * fired first would decide whether it failed as waiting or was sent to fail as unanswered.
+ */
+const LAST_USEFUL_MS = 50;
+
 export class FairQueue {
   private inFlight = 0;
   /** waiting turns by requester; a requester served goes to the back */
@@ -26,6 +34,7 @@ export class FairQueue {
       return () => this.release();
     }
     const requester = requesters.getStore() ?? HUB_ITSELF;
+    const lastUseful = deadline - LAST_USEFUL_MS;
     await new Promise<void>((resolve, reject) => {
       const placed = () => {
         clearTimeout(timer);
@@ -34,13 +43,12 @@ export class FairQueue {
       const timer = setTimeout(() => {
         this.remove(requester, placed);
         reject(late());
-      }, deadline - performance.now());
+      }, lastUseful - performance.now());
       const line = this.waiting.get(requester);
       if (line) line.push(placed);
       else this.waiting.set(requester, [placed]);
     });
-    // a place that came free only at the deadline goes on to the next in line, unused
-    if (performance.now() >= deadline) {
+    if (performance.now() >= lastUseful) {
       this.release();
       throw late();
     }

@@ -34,4 +34,15 @@ describe('a fair queue', () => {
     const next = await queue.acquire(soon(), late);
     next();
   });
+
+  it('hands on, unused, a place that comes free too close to the deadline to be of use', async () => {
+    const queue = new FairQueue(1);
+    const held = await queue.acquire(soon(), late);
+    // free 40 ms before the deadline: too late to ask the host and hear back
+    const waiting = queue.acquire(performance.now() + 80, late);
+    setTimeout(held, 40);
+    await expect(waiting).rejects.toThrow('late');
+    const next = await queue.acquire(soon(), late);
+    next();
+  });
 });
