@@ -17,22 +17,41 @@ const BUILDS = join(ROOT, 'dist', 'loom');
 const INSTALLED = join(ROOT, 'node_modules', '.package-lock.json');
 /** which build is current, and the size and time of each source it was made from */
 const CURRENT = join(BUILDS, 'current.json');
-/** an older build is removed once it is this old: a command still starting from it has long loaded what it needs */
+/** an older build is removed once it is this old and no process runs from it */
 const STALE_BUILD_MS = 60 * 60 * 1000;
+/**
+ * Each process running a build names itself in this folder of it (an empty file named by its pid)
+ * while it runs: a kernel loads chunks and worker modules from its build long after it started.
+ */
+const RUNNING = 'running';
 
 /** The URL of the CLI's compiled entry, built first if missing or older than a source; null when it cannot be built here. */
 export async function compiledCli() {
   const current = readCurrent();
-  const entry = (build) => join(BUILDS, build, 'cli.js');
-  if (typeof current?.build === 'string' && Array.isArray(current.inputs) && [[entry(current.build)], ...current.inputs].every(unchanged)) {
-    return pathToFileURL(entry(current.build)).href;
+  if (typeof current?.build === 'string' && Array.isArray(current.inputs) && [[entryOf(current.build)], ...current.inputs].every(unchanged)) {
+    return runFrom(current.build);
   }
   try {
-    return pathToFileURL(entry(await build())).href;
+    return runFrom(await build());
   } catch (err) {
     process.stderr.write(`loom: could not compile into ${BUILDS} (${err.message.split('\n')[0]}); running from the sources, which starts slower\n`);
     return null;
   }
+}
+
+const entryOf = (build) => join(BUILDS, build, 'cli.js');
+
+/** The URL of the build's entry, the build marked as run by this process until it exits. */
+function runFrom(build) {
+  const marker = join(BUILDS, build, RUNNING, String(process.pid));
+  try {
+    mkdirSync(dirname(marker), { recursive: true });
+    writeFileSync(marker, '');
+    process.once('exit', () => rmSync(marker, { force: true }));
+  } catch {
+    // a build that cannot be marked still runs: only its removal by a later rebuild is at stake
+  }
+  return pathToFileURL(entryOf(build)).href;
 }
 
 function readCurrent() {
@@ -116,9 +135,30 @@ function removeOldBuilds(keep) {
     if (entry === keep || entry.startsWith('current.json')) continue;
     const path = join(BUILDS, entry);
     try {
-      if (Date.now() - statSync(path).mtimeMs > STALE_BUILD_MS) rmSync(path, { recursive: true, force: true });
+      if (Date.now() - statSync(path).mtimeMs > STALE_BUILD_MS && !runByAnyProcess(path)) rmSync(path, { recursive: true, force: true });
     } catch {
       // another command removed it first
     }
   }
+}
+
+/** Whether a process named in the build's RUNNING folder is alive (one killed outright left its name behind). */
+function runByAnyProcess(path) {
+  let pids;
+  try {
+    pids = readdirSync(join(path, RUNNING));
+  } catch {
+    return false;
+  }
+  return pids.some((name) => {
+    const pid = Number(name);
+    if (!(pid > 0)) return false;
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (err) {
+      // EPERM: alive, but another user's
+      return err.code === 'EPERM';
+    }
+  });
 }

@@ -1,17 +1,19 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../../spoke/version';
+import { until } from '../helpers/wait';
 
 // `loom` runs a bundle compiled from its sources (server/bin/compiled.js): these run the real
 // command against this checkout's own build folder.
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const LOOM = join(ROOT, 'server', 'bin', 'loom.js');
-const CURRENT = join(ROOT, 'dist', 'loom', 'current.json');
+const BUILDS = join(ROOT, 'dist', 'loom');
+const CURRENT = join(BUILDS, 'current.json');
 const run = promisify(execFile);
 
 interface Current {
@@ -19,6 +21,23 @@ interface Current {
   inputs: [string, number, number][];
 }
 const current = (): Current => JSON.parse(readFileSync(CURRENT, 'utf8')) as Current;
+
+/** A source of the build made newer, so that the next command rebuilds (and removes builds it may). */
+function touchSource(): void {
+  const source = join(ROOT, 'spoke', 'version.ts');
+  const later = new Date(statSync(source).mtime.getTime() + 1000);
+  utimesSync(source, later, later);
+}
+
+/** A build folder two hours old, run by the process `pid` (as compiled.js marks one). */
+function oldBuildRunBy(pid: number): string {
+  const build = join(BUILDS, `test-${pid}-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(join(build, 'running'), { recursive: true });
+  writeFileSync(join(build, 'running', String(pid)), '');
+  const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+  utimesSync(build, twoHoursAgo, twoHoursAgo);
+  return build;
+}
 
 describe('the compiled CLI', () => {
   it('is built from every source the CLI loads, and runs from that build', async () => {
@@ -34,12 +53,49 @@ describe('the compiled CLI', () => {
 
   it('is rebuilt when a source it was made from changes', async () => {
     const source = join(ROOT, 'spoke', 'version.ts');
-    const { mtime } = statSync(source);
-    const later = new Date(mtime.getTime() + 1000);
-    utimesSync(source, later, later);
+    touchSource();
     const { stdout } = await run(process.execPath, [LOOM, '--version']);
     expect(stdout.trim()).toBe(VERSION);
     expect(current().inputs.find(([path]) => path === source)?.[2]).toBe(statSync(source).mtimeMs);
+  });
+
+  it('keeps an old build while a process runs from it, and removes it once none does', async () => {
+    const gone = await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, ['-e', '0']);
+      child.once('exit', () => resolve(child.pid!));
+    });
+    const inUse = oldBuildRunBy(process.pid);
+    const unused = oldBuildRunBy(gone);
+    try {
+      touchSource();
+      await run(process.execPath, [LOOM, '--version']);
+      expect(existsSync(inUse)).toBe(true);
+      expect(existsSync(unused)).toBe(false);
+    } finally {
+      rmSync(inUse, { recursive: true, force: true });
+      rmSync(unused, { recursive: true, force: true });
+    }
+  });
+
+  it('names each running kernel in its build until the kernel exits', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'loom-compiled-'));
+    const kernel = spawn(process.execPath, [LOOM, 'up', '--port', '0', '--no-demo', '--projects', state, '--state', state], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      let out = '';
+      kernel.stdout!.on('data', (d) => (out += d));
+      await until(() => /http:\/\/127\.0\.0\.1:\d+\//.test(out), 'the link from loom up', 20_000);
+      const marker = join(BUILDS, current().build, 'running', String(kernel.pid));
+      expect(existsSync(marker)).toBe(true);
+      const exited = new Promise((resolve) => kernel.once('exit', resolve));
+      kernel.kill('SIGTERM');
+      await exited;
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      kernel.kill('SIGKILL');
+      rmSync(state, { recursive: true, force: true });
+    }
   });
 
   it('rebuilds over a damaged record of the current build', async () => {
