@@ -69,8 +69,11 @@ export class SessionCatalog {
     return keys;
   }
 
-  /** Starts (or restarts, after truncation or replacement) reading one file. */
-  openFile(path: string, place: TranscriptPlace, restart: boolean): FileIngest {
+  /**
+   * Starts (or restarts, after truncation or replacement) reading one file; `wake` when it is read
+   * again to wake the sleeping sessions of its group (`beginWaking`): its lines then reach only those.
+   */
+  openFile(path: string, place: TranscriptPlace, restart: boolean, wake = false): FileIngest {
     const session = this.ensure(place.sessionKey, place.project);
     if (place.role === 'subagent' && place.parentKey) this.link(session, place.parentKey);
     this.addFile(session, path, place.fsid, place.role);
@@ -80,11 +83,11 @@ export class SessionCatalog {
       this.sidechains.delete(path);
       this.dirty.add(session.key);
     }
-    return new FileIngest(this, session, path, place);
+    return new FileIngest(this, session, path, place, wake);
   }
 
-  /** Routes one parsed line to the session it belongs to. */
-  accept(session: TranscriptSession, path: string, place: TranscriptPlace, record: TranscriptRecord): void {
+  /** Routes one parsed line to the session it belongs to (when `wake`, only to one being woken). */
+  accept(session: TranscriptSession, path: string, place: TranscriptPlace, record: TranscriptRecord, wake: boolean): void {
     if (record.kind === 'summary') {
       const project = this.summaries.get(place.project) ?? new Map<string, string>();
       project.delete(record.leafUuid);
@@ -97,7 +100,7 @@ export class SessionCatalog {
       this.link(session, this.keyOf(record.sessionId));
     }
     const target = record.kind !== 'title' && record.sidechain && place.role === 'main' ? this.inlineSubagent(session, path, record) : session;
-    if (!target) return;
+    if (!target || (wake && !target.waking)) return;
     if (!target.waking) this.dirty.add(target.key);
     this.use(target);
     if (record.kind === 'title') target.addTitle(record);
@@ -173,10 +176,14 @@ export class SessionCatalog {
     return { sessions: [...group], files };
   }
 
-  /** Before the files of a group are read again to wake it: the same lines will rebuild it. */
+  /**
+   * Before the files of a group are read again to wake its sleeping sessions: the same lines
+   * rebuild them. Its awake sessions have every one of those lines already, and are left as they
+   * are: rebuilt too, a wake that failed part way left them awake with part of their lines.
+   */
   beginWaking(group: TranscriptSession[], files: Set<string>): void {
     for (const f of files) this.sidechains.delete(f);
-    for (const session of group) session.beginWaking();
+    for (const session of group) if (session.sleeping) session.beginWaking();
   }
 
   /** Whether the sessions with lines in a file are being woken. */
@@ -205,14 +212,16 @@ export class SessionCatalog {
   /**
    * Puts the least recently used sessions to sleep until the awake limit is met (a lower one
    * during the first index); `keep` (just woken for a caller that has yet to read them) stay
-   * awake this time.
+   * awake this time, and so does a session with a file `isBeingRead`: the rest of that read would
+   * reach a dropped graph, and the session would sleep on without it.
    */
-  trim(keep: TranscriptSession[] = [], firstIndex = false): void {
+  trim(keep: TranscriptSession[] = [], firstIndex = false, isBeingRead: (path: string) => boolean = () => false): void {
     let excess = this.awake.size - (firstIndex ? Math.min(FIRST_INDEX_AWAKE, this.awakeLimit) : this.awakeLimit);
     for (const key of this.awake) {
       if (excess <= 0) return;
       const session = this.sessions.get(key);
       if (!session || session.waking || this.pins.has(key) || keep.includes(session)) continue;
+      if ([...session.files.keys()].some(isBeingRead)) continue;
       session.sleep(this.nameOf(session));
       if (this.blobs) {
         session.usage.spill(this.blobs);
@@ -394,6 +403,8 @@ export class FileIngest {
     private readonly session: TranscriptSession,
     private readonly path: string,
     private readonly place: TranscriptPlace,
+    /** read again to wake sleeping sessions (`SessionCatalog.openFile`) */
+    private readonly wake: boolean,
   ) {}
 
   line(line: Line): void {
@@ -404,7 +415,7 @@ export class FileIngest {
   record(record: TranscriptRecord | string | null, number: number, offset: number): void {
     if (record === null) return;
     if (typeof record === 'string') this.error(number, offset, record);
-    else this.catalog.accept(this.session, this.path, this.place, record);
+    else this.catalog.accept(this.session, this.path, this.place, record, this.wake);
   }
 
   /** Records how far the file has been read. */
@@ -418,6 +429,7 @@ export class FileIngest {
   }
 
   private error(line: number, offset: number, reason: string): void {
+    if (this.wake && !this.session.waking) return;
     this.session.addParseError({ file: this.path, line, offset, reason });
     this.catalog.markDirty(this.session.key);
   }

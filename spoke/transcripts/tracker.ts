@@ -441,7 +441,7 @@ export class TranscriptTracker {
     }
     if (initial) this.progress.bytesDone += Math.max(0, file.tail.offset - before);
     this.options.read?.(file.path);
-    this.catalog.trim(woken, initial);
+    this.catalog.trim(woken, initial, (path) => this.files.get(path)?.reading != null && path !== file.path);
     this.announce();
   }
 
@@ -481,7 +481,7 @@ export class TranscriptTracker {
         const tracked = this.files.get(f);
         if (!tracked) continue;
         this.followCopyIfGone(tracked);
-        const ingest = this.catalog.openFile(f, tracked.place, false);
+        const ingest = this.catalog.openFile(f, tracked.place, false, true);
         const sink = { restart: () => {}, line: (line: Line) => ingest.line(line) };
         const fromDisk = this.copyNameIfGone(f) === null;
         const tail = this.tailFor(f);

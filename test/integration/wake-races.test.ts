@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,8 +11,10 @@ import { assistant, line, prompt, say } from '../helpers/records';
 import { until } from '../helpers/wait';
 
 // What happens around a sleeping session's wake, when its files are read again: a cache saved
-// meanwhile must not lose a session after a restart, and a file deleted meanwhile must not wake
-// the session on part of its lines when Loom has a copy of it.
+// meanwhile must not lose a session after a restart, a file deleted meanwhile must not wake
+// the session on part of its lines when Loom has a copy of it, and a wake that fails must leave
+// no session of its group with part of its lines. And around a session's sleep: a session whose
+// file is being read does not fall asleep under the read.
 
 let root: string;
 let state: string;
@@ -20,6 +22,27 @@ const project = '-home-dev-demo';
 const fileOf = (key: string) => join(root, project, `${key}.jsonl`);
 /** a subagent's line as Claude Code 1.0 wrote it, inline; a session resumed from s1 as s5 carries a copy */
 const sidechain = prompt('c1', null, 'look', { isSidechain: true });
+/** a gate a spied read of one file waits at, until opened */
+interface Gate {
+  entered: boolean;
+  open: () => void;
+}
+
+/** Makes every read of `path` wait at a gate before it starts; the spy is undone by vi.restoreAllMocks. */
+function gateReadsOf(path: string): Gate {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const gate: Gate = { entered: false, open };
+  const read = FileTail.prototype.read;
+  vi.spyOn(FileTail.prototype, 'read').mockImplementation(async function (this: FileTail, ...args) {
+    if (this.path === path) {
+      gate.entered = true;
+      await opened;
+    }
+    return read.apply(this, args);
+  });
+  return gate;
+}
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'loom-wake-'));
@@ -38,6 +61,7 @@ beforeEach(() => {
     write(key, [prompt(`${key}-p`, null, key), assistant(`${key}-a`, `${key}-p`, [say('ok')], 'end_turn')], 60 * (i + 1));
 });
 afterEach(() => {
+  vi.restoreAllMocks();
   rmSync(root, { recursive: true, force: true });
   rmSync(state, { recursive: true, force: true });
 });
@@ -92,6 +116,62 @@ describe('waking a sleeping session', () => {
     spy.mockRestore();
     expect(session.sleeping).toBeNull();
     expect(session.atomCount()).toBe(2);
+    await tracker.stop();
+  });
+
+  it('leaves each session of its group as it was, awake or asleep, when reading a file fails part way', async () => {
+    const logged: string[] = [];
+    const catalog = new SessionCatalog('h', 1);
+    const tracker = new TranscriptTracker(root, catalog, { changed: () => {}, log: (m) => logged.push(m), cacheFile: join(state, 'index-cache.json') });
+    await tracker.start();
+    // s1 awake with its whole graph; s5, which shares a line with it, asleep
+    await tracker.wake('s1');
+    catalog.use(catalog.get('s1')!);
+    catalog.trim();
+    const s1 = catalog.get('s1')!;
+    expect(s1.sleeping).toBeNull();
+    expect(catalog.get('s5')!.sleeping).not.toBeNull();
+    const read = FileTail.prototype.read;
+    const spy = vi.spyOn(FileTail.prototype, 'read').mockImplementation(function (this: FileTail, ...args) {
+      if (this.path === fileOf('s5')) return Promise.reject(new Error('EIO: i/o error, read'));
+      return read.apply(this, args);
+    });
+    await tracker.wake('s5');
+    spy.mockRestore();
+    expect(logged.some((m) => m.includes('EIO'))).toBe(true);
+    expect(s1.sleeping).toBeNull();
+    expect(s1.activePath().map((a) => a.uuid)).toEqual(['p1', 'a1']);
+    expect(catalog.summary(s1)).toMatchObject({ atomCount: 2, turnCount: 1, name: 'go' });
+    const s5 = catalog.get('s5')!;
+    expect(s5.sleeping).toMatchObject({ atomCount: 2, turnCount: 1 });
+    // the next read wakes it whole
+    await tracker.wake('s5');
+    expect(s5.sleeping).toBeNull();
+    expect(s5.activePath().map((a) => a.uuid)).toEqual(['r1', 'r2']);
+    expect(s1.activePath().map((a) => a.uuid)).toEqual(['p1', 'a1']);
+    await tracker.stop();
+  });
+
+  it('keeps a session awake while one of its files is being read, so what the read adds is in what it shows asleep', async () => {
+    const { tracker, catalog } = await indexed(join(state, 'index-cache.json'));
+    const s2 = catalog.get('s2')!;
+    await tracker.wake('s2');
+    expect(s2.sleeping).toBeNull();
+    // a new exchange in s2, its read held before it starts
+    const gate = gateReadsOf(fileOf('s2'));
+    appendFileSync(fileOf('s2'), [prompt('s2-q', 's2-a', 'more'), assistant('s2-b', 's2-q', [say('sure')], 'end_turn')].map(line).join(''));
+    const reading = tracker.catchUp('s2');
+    await until(() => gate.entered, 'the read of s2, started');
+    // another session read meanwhile: the catalog (one awake) puts the least recently used to sleep
+    appendFileSync(fileOf('s3'), line(prompt('s3-q', 's3-a', 'and')));
+    await tracker.catchUp('s3');
+    expect(s2.sleeping).toBeNull();
+    gate.open();
+    await reading;
+    expect(catalog.summary(s2)).toMatchObject({ atomCount: 4, turnCount: 2 });
+    // once no read holds it, it falls asleep with all four lines
+    await tracker.catchUp('s4');
+    expect(s2.sleeping).toMatchObject({ atomCount: 4, turnCount: 2 });
     await tracker.stop();
   });
 });
