@@ -30,6 +30,8 @@ export class SessionCatalog {
   private readonly summaries = new Map<string, Map<string, string>>();
   /** per main file: uuid of an inline sidechain line → the subagent session it belongs to */
   private readonly sidechains = new Map<string, Map<string, string>>();
+  /** the sessions of the group being woken, sleeping or not (`beginWaking`) */
+  private readonly inWake = new Set<TranscriptSession>();
   private readonly names = new Map<string, { stamp: string; name: string }>();
   private summaryVersion = 0;
   private readonly dirty = new Set<string>();
@@ -178,12 +180,16 @@ export class SessionCatalog {
 
   /**
    * Before the files of a group are read again to wake its sleeping sessions: the same lines
-   * rebuild them. Its awake sessions have every one of those lines already, and are left as they
-   * are: rebuilt too, a wake that failed part way left them awake with part of their lines.
+   * rebuild them (and the routing of their inline subagents' lines, which is the same from the
+   * same lines). Its awake sessions have every one of those lines already, and are left as they
+   * are: rebuilt too, a wake that failed part way left them awake with part of their lines. No
+   * session of the group falls asleep until the wake is done.
    */
-  beginWaking(group: TranscriptSession[], files: Set<string>): void {
-    for (const f of files) this.sidechains.delete(f);
-    for (const session of group) if (session.sleeping) session.beginWaking();
+  beginWaking(group: TranscriptSession[]): void {
+    for (const session of group) {
+      this.inWake.add(session);
+      if (session.sleeping) session.beginWaking();
+    }
   }
 
   /** Whether the sessions with lines in a file are being woken. */
@@ -194,6 +200,7 @@ export class SessionCatalog {
 
   endWaking(group: TranscriptSession[], complete: boolean): void {
     for (const session of group) {
+      this.inWake.delete(session);
       session.endWaking(complete);
       this.use(session);
     }
@@ -220,7 +227,7 @@ export class SessionCatalog {
     for (const key of this.awake) {
       if (excess <= 0) return;
       const session = this.sessions.get(key);
-      if (!session || session.waking || this.pins.has(key) || keep.includes(session)) continue;
+      if (!session || this.inWake.has(session) || this.pins.has(key) || keep.includes(session)) continue;
       if ([...session.files.keys()].some(isBeingRead)) continue;
       session.sleep(this.nameOf(session));
       if (this.blobs) {

@@ -242,6 +242,7 @@ export class TranscriptSession {
    * than waking with part of its lines.
    */
   endWaking(complete: boolean): void {
+    if (!this.waking) return;
     const counts = this.rebuilding;
     this.rebuilding = null;
     this.waking = false;

@@ -474,7 +474,7 @@ export class TranscriptTracker {
   private async wakeGroupNow(path: string): Promise<TranscriptSession[]> {
     const { sessions, files } = this.catalog.groupOf([path]);
     if (!sessions.some((s) => s.sleeping)) return [];
-    this.catalog.beginWaking(sessions, files);
+    this.catalog.beginWaking(sessions);
     let complete = false;
     try {
       for (const f of files) {

@@ -22,27 +22,36 @@ const project = '-home-dev-demo';
 const fileOf = (key: string) => join(root, project, `${key}.jsonl`);
 /** a subagent's line as Claude Code 1.0 wrote it, inline; a session resumed from s1 as s5 carries a copy */
 const sidechain = prompt('c1', null, 'look', { isSidechain: true });
-/** a gate a spied read of one file waits at, until opened */
+/** a gate spied reads wait at, until opened */
 interface Gate {
   entered: boolean;
   open: () => void;
 }
+const gates: { which: (tail: FileTail) => boolean; gate: Gate; opened: Promise<void> }[] = [];
 
-/** Makes every read of `path` wait at a gate before it starts; the spy is undone by vi.restoreAllMocks. */
-function gateReadsOf(path: string): Gate {
+/** Makes each read `which` picks wait at a new gate before it starts (one spy for every gate, undone after each test). */
+function gateReads(which: (tail: FileTail) => boolean): Gate {
   let open = () => {};
   const opened = new Promise<void>((resolve) => (open = resolve));
   const gate: Gate = { entered: false, open };
-  const read = FileTail.prototype.read;
-  vi.spyOn(FileTail.prototype, 'read').mockImplementation(async function (this: FileTail, ...args) {
-    if (this.path === path) {
-      gate.entered = true;
-      await opened;
-    }
-    return read.apply(this, args);
-  });
+  if (gates.length === 0) {
+    const read = FileTail.prototype.read;
+    vi.spyOn(FileTail.prototype, 'read').mockImplementation(async function (this: FileTail, ...args) {
+      for (const g of gates)
+        if (g.which(this)) {
+          g.gate.entered = true;
+          await g.opened;
+        }
+      return read.apply(this, args);
+    });
+  }
+  gates.push({ which, gate, opened });
   return gate;
 }
+
+/** The tracker's own reader of a file (a wake reads with a reader of its own). */
+const trackedTail = (tracker: TranscriptTracker, path: string): FileTail =>
+  (tracker as unknown as { files: Map<string, { tail: FileTail }> }).files.get(path)!.tail;
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'loom-wake-'));
@@ -62,13 +71,18 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
+  gates.length = 0;
   rmSync(root, { recursive: true, force: true });
   rmSync(state, { recursive: true, force: true });
 });
 
-async function indexed(cacheFile: string, archive?: TranscriptArchive): Promise<{ tracker: TranscriptTracker; catalog: SessionCatalog }> {
+/** A tracker indexed from `root` with one session awake at most; `read` is told each file it read, as it trims the catalog. */
+async function indexed(
+  cacheFile: string,
+  { archive, read }: { archive?: TranscriptArchive; read?: (path: string) => void } = {},
+): Promise<{ tracker: TranscriptTracker; catalog: SessionCatalog }> {
   const catalog = new SessionCatalog('h', 1);
-  const tracker = new TranscriptTracker(root, catalog, { changed: () => {}, log: () => {}, cacheFile, archive });
+  const tracker = new TranscriptTracker(root, catalog, { changed: () => {}, log: () => {}, cacheFile, archive, read });
   await tracker.start();
   return { tracker, catalog };
 }
@@ -101,7 +115,7 @@ describe('waking a sleeping session', () => {
 
   it("reads the rest of a file deleted as the wake reads it from Loom's copy, and wakes whole", async () => {
     const archive = TranscriptArchive.open({ dir: join(state, 'archive'), capBytes: null, log: () => {} });
-    const { tracker, catalog } = await indexed(join(state, 'index-cache.json'), archive);
+    const { tracker, catalog } = await indexed(join(state, 'index-cache.json'), { archive });
     const session = catalog.get('s1')!;
     expect(session.sleeping).toMatchObject({ atomCount: 2 });
     const name = relative(root, fileOf('s1'));
@@ -158,7 +172,7 @@ describe('waking a sleeping session', () => {
     await tracker.wake('s2');
     expect(s2.sleeping).toBeNull();
     // a new exchange in s2, its read held before it starts
-    const gate = gateReadsOf(fileOf('s2'));
+    const gate = gateReads((tail) => tail.path === fileOf('s2'));
     appendFileSync(fileOf('s2'), [prompt('s2-q', 's2-a', 'more'), assistant('s2-b', 's2-q', [say('sure')], 'end_turn')].map(line).join(''));
     const reading = tracker.catchUp('s2');
     await until(() => gate.entered, 'the read of s2, started');
@@ -172,6 +186,75 @@ describe('waking a sleeping session', () => {
     // once no read holds it, it falls asleep with all four lines
     await tracker.catchUp('s4');
     expect(s2.sleeping).toMatchObject({ atomCount: 4, turnCount: 2 });
+    await tracker.stop();
+  });
+
+  it('keeps every session of the group awake while it wakes, so one read elsewhere meanwhile puts none of them to sleep', async () => {
+    let readsOfS3 = 0;
+    const read = (path: string) => path === fileOf('s3') && readsOfS3++;
+    const { tracker, catalog } = await indexed(join(state, 'index-cache.json'), { read });
+    const s1 = catalog.get('s1')!;
+    await tracker.wake('s1');
+    catalog.use(s1);
+    catalog.trim();
+    expect(s1.sleeping).toBeNull();
+    expect(catalog.get('s5')!.sleeping).not.toBeNull();
+    readsOfS3 = 0;
+    // a read of s3 held, then the wake of s5 (whose group holds the awake s1) held as it reads s1 again
+    appendFileSync(fileOf('s3'), line(prompt('s3-q', 's3-a', 'and')));
+    const s3Tail = trackedTail(tracker, fileOf('s3'));
+    const s1Tail = trackedTail(tracker, fileOf('s1'));
+    const held3 = gateReads((tail) => tail === s3Tail);
+    const reading3 = tracker.catchUp('s3');
+    await until(() => held3.entered, 'the read of s3');
+    const heldWake = gateReads((tail) => tail.path === fileOf('s1') && tail !== s1Tail);
+    const waking = tracker.wake('s5');
+    await until(() => heldWake.entered, 'the wake reading s1');
+    // the read of s3 ends during the wake, and trims the catalog (one awake); a signal of the
+    // append may send it round again, behind the wake
+    held3.open();
+    await until(() => readsOfS3 > 0, 'the read of s3, done');
+    expect(s1.sleeping).toBeNull();
+    heldWake.open();
+    await waking;
+    await reading3;
+    expect(catalog.summary(s1)).toMatchObject({ atomCount: 2, turnCount: 1 });
+    await tracker.stop();
+    const restarted = await indexed(join(state, 'index-cache.json'));
+    await restarted.tracker.stop();
+    expect(restarted.catalog.get('s1')?.atomCount()).toBe(2);
+  });
+
+  it('routes an inline subagent line read during a wake of its group to the subagent it continues', async () => {
+    const { tracker, catalog } = await indexed(join(state, 'index-cache.json'));
+    const limit = catalog as unknown as { awakeLimit: number };
+    limit.awakeLimit = 64;
+    await tracker.wake('s1');
+    const subagent = catalog.get('sidechain-c1')!;
+    // the subagent goes on in s1 (Claude Code 1.0 wrote it inline), and s5 gains a line
+    const s1Tail = trackedTail(tracker, fileOf('s1'));
+    const held1 = gateReads((tail) => tail === s1Tail);
+    appendFileSync(fileOf('s1'), line({ ...assistant('c2', 'c1', [say('looked')], 'end_turn', 'c2'), isSidechain: true }));
+    appendFileSync(fileOf('s5'), line(prompt('r3', 'r2', 'more')));
+    const reading1 = tracker.catchUp('s1');
+    await until(() => held1.entered, 'the read of s1');
+    // s5 falls asleep; s1 and the subagent stay awake
+    limit.awakeLimit = 1;
+    const unpin = [catalog.pin('s1'), catalog.pin('sidechain-c1')];
+    catalog.trim();
+    for (const u of unpin) u();
+    expect(catalog.get('s5')!.sleeping).not.toBeNull();
+    // the wake of s5 reads s1 again while the held read of s1 goes on
+    const heldWake = gateReads((tail) => tail.path === fileOf('s1') && tail !== s1Tail);
+    const waking = tracker.wake('s5');
+    await until(() => heldWake.entered, 'the wake reading s1');
+    held1.open();
+    await until(() => s1Tail.offset === statSync(fileOf('s1')).size, 'the read of s1, done');
+    heldWake.open();
+    await waking;
+    await reading1;
+    expect(catalog.get('sidechain-c2')).toBeUndefined();
+    expect(catalog.summary(subagent).atomCount).toBe(2);
     await tracker.stop();
   });
 });
