@@ -28,11 +28,16 @@ const RUNNING = 'running';
 /** The URL of the CLI's compiled entry, built first if missing or older than a source; null when it cannot be built here. */
 export async function compiledCli() {
   const current = readCurrent();
-  if (typeof current?.build === 'string' && Array.isArray(current.inputs) && [[entryOf(current.build)], ...current.inputs].every(unchanged)) {
-    return runFrom(current.build);
+  if (typeof current?.build === 'string' && Array.isArray(current.inputs)) {
+    // named first, then checked: a rebuild that removed it in between leaves no entry to find
+    const leave = runFrom(current.build);
+    if ([[entryOf(current.build)], ...current.inputs].every(unchanged)) return pathToFileURL(entryOf(current.build)).href;
+    leave();
   }
   try {
-    return runFrom(await build());
+    const fresh = await build();
+    runFrom(fresh);
+    return pathToFileURL(entryOf(fresh)).href;
   } catch (err) {
     process.stderr.write(`loom: could not compile into ${BUILDS} (${err.message.split('\n')[0]}); running from the sources, which starts slower\n`);
     return null;
@@ -41,17 +46,21 @@ export async function compiledCli() {
 
 const entryOf = (build) => join(BUILDS, build, 'cli.js');
 
-/** The URL of the build's entry, the build marked as run by this process until it exits. */
+/** Names this process in the build's RUNNING folder until it exits; returns what takes the name back sooner. */
 function runFrom(build) {
   const marker = join(BUILDS, build, RUNNING, String(process.pid));
+  const remove = () => rmSync(marker, { force: true });
   try {
     mkdirSync(dirname(marker), { recursive: true });
     writeFileSync(marker, '');
-    process.once('exit', () => rmSync(marker, { force: true }));
+    process.once('exit', remove);
   } catch {
     // a build that cannot be marked still runs: only its removal by a later rebuild is at stake
   }
-  return pathToFileURL(entryOf(build)).href;
+  return () => {
+    process.off('exit', remove);
+    remove();
+  };
 }
 
 function readCurrent() {
