@@ -368,6 +368,7 @@ export class TranscriptTracker {
   }
 
   private forgetWhole(path: string): void {
+    this.files.get(path)?.tail.dropPrefetch();
     this.files.delete(path);
     this.catalog.forgetFile(path);
   }
@@ -378,6 +379,8 @@ export class TranscriptTracker {
     if (file.timer) clearTimeout(file.timer);
     if (file.archived) return;
     if (this.options.archive?.has(this.nameOf(path))) return this.followCopy(file);
+    // a file opened ahead of its turn is closed: nothing else would
+    file.tail.dropPrefetch();
     this.files.delete(path);
     this.catalog.forgetFile(path);
     this.announce();

@@ -1,10 +1,13 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SessionCatalog } from '../../spoke/transcripts/catalog';
+import { FileTail } from '../../spoke/transcripts/tail';
 import { TranscriptTracker } from '../../spoke/transcripts/tracker';
 import { FIXTURES } from '../helpers/kernel';
+import { assistant, line, prompt, say } from '../helpers/records';
+import { until } from '../helpers/wait';
 
 // The first index reads the newest transcripts first and announces each file's sessions as it
 // goes: on a large history, the sessions people open first are listed while the rest is read.
@@ -62,5 +65,49 @@ describe('the first index', () => {
     // the newest session was announced while most files were still unread
     expect(doneWhenAnnounced[announced.indexOf(expected[0])]).toBe(false);
     expect(read.length).toBeGreaterThan(expected.length);
+  });
+
+  it('closes a file it opened ahead of its turn when the file is deleted before that turn', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loom-ahead-'));
+    const fileOf = (key: string) => join(dir, '-home-dev-demo', `${key}.jsonl`);
+    mkdirSync(join(dir, '-home-dev-demo'));
+    const now = Date.now() / 1000;
+    for (const [i, key] of ['s1', 's2', 's3'].entries()) {
+      writeFileSync(fileOf(key), [prompt(`${key}-p`, null, key), assistant(`${key}-a`, `${key}-p`, [say('ok')], 'end_turn')].map(line).join(''));
+      utimesSync(fileOf(key), now - i * 60, now - i * 60);
+    }
+    // the read of the newest file held: the two after it are opened ahead meanwhile
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const read = FileTail.prototype.read;
+    const spy = vi.spyOn(FileTail.prototype, 'read').mockImplementation(async function (this: FileTail, ...args) {
+      if (this.path === fileOf('s1')) await held;
+      return read.apply(this, args);
+    });
+    const catalog = new SessionCatalog('test');
+    const tracker = new TranscriptTracker(dir, catalog, { changed: () => {}, log: () => {} });
+    try {
+      const started = tracker.start();
+      await until(() => spy.mock.calls.length > 0, 'the read of s1');
+      const opened = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`).startsWith(fileOf('s2'));
+          } catch {
+            return false;
+          }
+        });
+      expect(opened()).toHaveLength(1);
+      rmSync(fileOf('s2'));
+      await until(() => !tracker.paths().includes(fileOf('s2')), 'the deletion of s2, seen');
+      release();
+      await started;
+      expect(opened()).toEqual([]);
+      expect(catalog.get('s3')?.atomCount()).toBe(2);
+    } finally {
+      spy.mockRestore();
+      await tracker.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,16 @@ function collector() {
   const copy = ({ text, number, offset, length }: Line) => lines.push({ text, number, offset, length });
   return { lines, restarts, sink: { line: copy, restart: (o: string) => restarts.push(o) } };
 }
+
+/** This process's open descriptors of a file (Linux). */
+const descriptorsOf = (file: string) =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false; // closed since it was listed
+    }
+  });
 
 describe('FileTail', () => {
   it('delivers a line only once its newline arrives, even when a write splits a UTF-8 character', async () => {
@@ -153,6 +163,28 @@ describe('FileTail', () => {
     const tail = new FileTail(join(dir, 'gone.jsonl'));
     tail.prefetch();
     expect(await tail.read(collector().sink)).toBe('missing');
+  });
+
+  it('closes the file after a read, after a sink that throws, and when a prefetch is dropped', async () => {
+    const file = join(dir, 'a.jsonl');
+    writeFileSync(file, '{"n":1}\n{"n":2}\n');
+    const tail = new FileTail(file);
+    await tail.read(collector().sink);
+    expect(descriptorsOf(file)).toEqual([]);
+    appendFileSync(file, '{"n":3}\n');
+    const throwing = {
+      restart: () => {},
+      line: () => {
+        throw new Error('sink failed');
+      },
+    };
+    await expect(tail.read(throwing)).rejects.toThrow('sink failed');
+    expect(descriptorsOf(file)).toEqual([]);
+    tail.prefetch();
+    expect(descriptorsOf(file)).toHaveLength(1);
+    tail.dropPrefetch();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(descriptorsOf(file)).toEqual([]);
   });
 
   it('says a missing file is missing instead of throwing', async () => {
