@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, read } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read } from 'node:fs';
 
 // Reads a growing file from where it left off. Only new bytes are read; a line is delivered
 // once its newline has arrived (an unfinished last line, even one that ends inside a UTF-8
@@ -106,12 +106,27 @@ function readChunk(fd: number, buffer: Buffer, at: number, limit: number): Promi
   });
 }
 
+/**
+ * Opened without waiting for a writer: a FIFO named like a transcript would otherwise hold the
+ * thread (regular files ignore the flag; Windows has none).
+ */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** A close that fails (EIO on a network filesystem) loses nothing that was read: it is not the reader's error. */
+function close(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // the descriptor is released either way
+  }
+}
+
 /** Done with a file (no read is in flight on it: the descriptor's number is free for the next open). */
 function release(opened: Opened | null): void {
   if (!opened) return;
   if (opened.first) giveBack(opened.first.buffer);
   opened.first = null;
-  closeSync(opened.fd);
+  close(opened.fd);
 }
 
 export class FileTail {
@@ -186,18 +201,19 @@ export class FileTail {
   private async open(readFirst: boolean): Promise<Opened | null> {
     let fd: number;
     try {
-      fd = openSync(this.path, 'r');
+      fd = openSync(this.path, OPEN_FLAGS);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
     try {
-      const { size, ino } = fstatSync(fd);
-      const opened: Opened = { fd, size, ino, first: null };
+      const stats = fstatSync(fd);
+      if (!stats.isFile()) throw new Error('not a regular file');
+      const opened: Opened = { fd, size: stats.size, ino: stats.ino, first: null };
       if (readFirst) opened.first = await readChunk(fd, takeBuffer(), this.offset + this.carryBytes, Infinity);
       return opened;
     } catch (err) {
-      closeSync(fd);
+      close(fd);
       throw err;
     }
   }

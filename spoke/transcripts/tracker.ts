@@ -163,7 +163,8 @@ export class TranscriptTracker {
         onProgress?.(this.progress);
       }
     } finally {
-      for (const { path } of toRead.slice(turn, turn + PREFETCH_FILES)) this.files.get(path)?.tail.dropPrefetch();
+      // files opened ahead and not read since (the index stopped, or a read signalled meanwhile took the turn)
+      for (const file of this.files.values()) file.tail.dropPrefetch();
       ahead?.cancel();
       await this.pool?.close();
       this.pool = null;

@@ -50,6 +50,13 @@ describe('live state from hooks', () => {
     const consume = (async () => {
       for await (const r of iterator) if (r.data) seen.push(r.data.sessionsChanged.session!.live.state);
     })();
+    // No acknowledgement exists for a subscription: sessions are written until one is announced,
+    // so that what the hooks do next is heard (a loaded machine once subscribed after PERMISSION).
+    let n = 0;
+    await until(() => {
+      writeFileSync(join(root, '-home-dev-demo', `heard${++n}.jsonl`), line(prompt(`h${n}`, null, 'are you listening')));
+      return seen.length > 0;
+    }, 'a first change on sessionsChanged');
     hook('UserPromptSubmit');
     await until(async () => (await liveOf('s1')).state === 'WORKING', 'WORKING');
     hook('Notification', { message: 'Claude needs your permission to use Bash', notification_type: 'permission_prompt' });

@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -165,7 +166,24 @@ describe('FileTail', () => {
     expect(await tail.read(collector().sink)).toBe('missing');
   });
 
-  it('closes the file after a read, after a sink that throws, and when a prefetch is dropped', async () => {
+  it.skipIf(process.platform !== 'linux')('refuses a FIFO named like a transcript at once, without waiting for a writer', async () => {
+    const fifo = join(dir, 'pipe.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    // a writer comes later, so that an open waiting for one would end rather than hold the thread for good
+    const writer = spawn('sh', ['-c', `sleep 2; printf '{"n":1}\\n' > '${fifo}'`]);
+    try {
+      const started = Date.now();
+      const reading = new FileTail(fifo).read(collector().sink);
+      const held = Date.now() - started;
+      await expect(reading).rejects.toThrow('not a regular file');
+      expect(held).toBeLessThan(1000);
+      expect(descriptorsOf(fifo)).toEqual([]);
+    } finally {
+      writer.kill('SIGKILL');
+    }
+  });
+
+  it.skipIf(process.platform !== 'linux')('closes the file after a read, after a sink that throws, and when a prefetch is dropped', async () => {
     const file = join(dir, 'a.jsonl');
     writeFileSync(file, '{"n":1}\n{"n":2}\n');
     const tail = new FileTail(file);
