@@ -19,12 +19,20 @@ export class SilenceAlarms {
     if (set?.at === at) return;
     clearTimeout(set?.timer);
     this.alarms.delete(key);
+    this.arm(key, at);
+  }
+
+  private arm(key: string, at: number): void {
     const delay = at - this.now();
     if (delay < 0) return;
     // A record dated ahead of this clock rings again each window until it is past.
     const timer = setTimeout(() => {
       this.alarms.delete(key);
-      this.ring(key);
+      // A timer fires by libuv's clock, read once per turn of the loop, and can come a moment
+      // early by this one: rung then, the session was announced still at work, and the alarm
+      // set again by that announcement rang a second time once the record was past.
+      if (delay <= WORKING_WINDOW_MS && this.now() <= at) this.arm(key, at);
+      else this.ring(key);
     }, Math.min(delay, WORKING_WINDOW_MS) + 1);
     timer.unref();
     this.alarms.set(key, { at, timer });
