@@ -369,6 +369,7 @@ export class TranscriptTracker {
   }
 
   private forgetWhole(path: string): void {
+    // a file opened ahead of its turn is closed: nothing else would
     this.files.get(path)?.tail.dropPrefetch();
     this.files.delete(path);
     this.catalog.forgetFile(path);
@@ -380,10 +381,7 @@ export class TranscriptTracker {
     if (file.timer) clearTimeout(file.timer);
     if (file.archived) return;
     if (this.options.archive?.has(this.nameOf(path))) return this.followCopy(file);
-    // a file opened ahead of its turn is closed: nothing else would
-    file.tail.dropPrefetch();
-    this.files.delete(path);
-    this.catalog.forgetFile(path);
+    this.forgetWhole(path);
     this.announce();
   }
 
