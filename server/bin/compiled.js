@@ -87,9 +87,28 @@ async function build() {
   const name = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const outdir = join(BUILDS, name);
   mkdirSync(BUILDS, { recursive: true });
+  const result = await esbuild(bundleOptions({ cli: ENTRY }, outdir));
+  // the packages bundled change only when npm installs (which rewrites its lock), the build's settings only with this file
+  const sources = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('node_modules/') && !input.startsWith('<define:'));
+  const inputs = [...sources.map((input) => join(ROOT, input)), INSTALLED, import.meta.filename].map((path) => {
+    const stat = statSync(path);
+    return [path, stat.size, stat.mtimeMs];
+  });
+  const temp = `${CURRENT}.${name}`;
+  writeFileSync(temp, JSON.stringify({ build: name, inputs }));
+  renameSync(temp, CURRENT);
+  removeOldBuilds(name);
+  return name;
+}
+
+/**
+ * esbuild's options for a bundle of `entries` (name → source file) and Loom's worker modules into
+ * `outdir`: the CLI's, and the bench's children (test/bench/child.ts), which run as `loom` does.
+ */
+export function bundleOptions(entries, outdir) {
   const workers = WORKERS.map((source) => ({ name: source.replace(/\.ts$/, ''), source: join(ROOT, source) }));
-  const result = await esbuild({
-    entryPoints: { cli: ENTRY, ...Object.fromEntries(workers.map((w) => [w.name, w.source])) },
+  return {
+    entryPoints: { ...entries, ...Object.fromEntries(workers.map((w) => [w.name, w.source])) },
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -106,18 +125,7 @@ async function build() {
     banner: { js: "import { createRequire as loomRequire } from 'node:module'; const require = loomRequire(import.meta.url);" },
     plugins: [sourceLocations],
     define: { 'import.meta.loomWorkers': JSON.stringify(Object.fromEntries(workers.map((w) => [w.source, join(outdir, `${w.name}.js`)]))) },
-  });
-  // the packages bundled change only when npm installs (which rewrites its lock), the build's settings only with this file
-  const sources = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('node_modules/') && !input.startsWith('<define:'));
-  const inputs = [...sources.map((input) => join(ROOT, input)), INSTALLED, import.meta.filename].map((path) => {
-    const stat = statSync(path);
-    return [path, stat.size, stat.mtimeMs];
-  });
-  const temp = `${CURRENT}.${name}`;
-  writeFileSync(temp, JSON.stringify({ build: name, inputs }));
-  renameSync(temp, CURRENT);
-  removeOldBuilds(name);
-  return name;
+  };
 }
 
 /**

@@ -6,7 +6,6 @@ import { DemoHookStates, type StopHook, startLiveAppends, writeDemoTree } from '
 import { HostsConfigError } from '../../federation/hosts-config';
 import { defaultProjectsRoot } from '../../spoke/transcripts/paths';
 import { VERSION } from '../../spoke/version';
-import { boundHeapGrowth } from '../heap-growth';
 import { startKernel } from '../kernel';
 import { DEFAULT_PORT } from '../kernel-defaults';
 import { progressBar } from '../progress-bar';
@@ -18,7 +17,6 @@ import { fail } from './fail';
 // `loom up`: index this machine's transcripts (or a generated demo tree) and serve them.
 
 export async function up(argv: string[]): Promise<void> {
-  boundHeapGrowth();
   const { values } = parseArgs({
     args: argv,
     options: {

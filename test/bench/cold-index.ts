@@ -2,11 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { boundHeapGrowth } from '../../server/heap-growth';
 import { LocalSource, type LocalSourceOptions } from '../../spoke/source';
-
-// the kernel's heap as `loom up` sets it
-boundHeapGrowth();
 
 // Child process: one full index of a projects tree by the kernel's LocalSource, timed from the
 // process's start (performance.now(): imports and all, as `loom up` pays them) to "indexing

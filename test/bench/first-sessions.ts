@@ -11,7 +11,7 @@ import { LOOM, postGql } from './kernel-process';
 // (newest-sessions.ts; more than a screen of them, since some files hold no session to list).
 // Reports when the link was printed, when the first 50 of them that the finished index lists were
 // all listed, each with the name it has at the end, and when indexing was done, each timed from
-// the command's start.
+// the command's start; and the kernel's peak RSS by then.
 //
 // Each poll asks for the candidates by id in one request rather than paging through the whole
 // `sessions` list, so that polling costs the indexer it is timing as little as possible.
@@ -58,6 +58,7 @@ while (doneMs === null) {
   else await new Promise((r) => setTimeout(r, POLL_MS));
 }
 agent.destroy();
+const peakRssMB = peakRss(kernel.pid!);
 const exited = new Promise((r) => kernel.once('exit', r));
 kernel.kill('SIGTERM');
 await exited;
@@ -69,7 +70,17 @@ const expected = candidates
   .filter((i) => final[i] !== null)
   .slice(0, FIRST_SCREEN);
 const first = polls.find((p) => expected.every((i) => p.names[i] === final[i]))!;
-console.log(JSON.stringify({ linkMs, firstMs: first.at, doneMs, sessions: expected.length, polls: polls.length }));
+console.log(JSON.stringify({ linkMs, firstMs: first.at, doneMs, sessions: expected.length, polls: polls.length, peakRssMB }));
+
+/** The kernel's peak resident memory so far in MB, where /proc tells it (Linux); else null. */
+function peakRss(pid: number): number | null {
+  try {
+    const kb = /VmHWM:\s*(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? null : Number(kb) / 1024;
+  } catch {
+    return null;
+  }
+}
 
 function listedName(answer: Answer | null | undefined): string | null {
   return answer && answer.parent === null ? answer.name : null;

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { child } from './child';
 import { ensureCorpus } from './corpus';
 import { measureLatency } from './latency';
 import { newestSessionKeys } from './newest-sessions';
@@ -29,7 +29,6 @@ const runs = Number(values.runs);
 const workerCounts = values.workers.split(',').map(Number);
 const corpora = values.corpus === 'both' ? ['synthetic', 'real'] : [values.corpus];
 if (corpora.some((c) => c !== 'synthetic' && c !== 'real')) throw new Error(`--corpus ${values.corpus}: one of synthetic, real, both`);
-const here = import.meta.dirname;
 /** how many of the newest sessions make the first screen; more are asked for, as some files list none */
 const FIRST_SCREEN_CANDIDATES = 100;
 
@@ -57,12 +56,8 @@ interface FirstScreen {
   firstMs: number;
   doneMs: number;
   sessions: number;
-}
-
-/** Runs a bench script in its own process; its last line of output is its JSON result. */
-function child<Result>(script: string, args: string[]): Result {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(here, script), ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(out.trim().split('\n').pop()!) as Result;
+  /** `loom up`'s peak RSS at indexing done, archive and search included; null where the OS does not tell */
+  peakRssMB: number | null;
 }
 
 const mbps = (r: { bytes: number; ms: number }) => r.bytes / 1024 / 1024 / (r.ms / 1000);
@@ -77,10 +72,10 @@ const machine = () =>
 const workersLabel = (n: number) => (n === 0 ? 'one thread' : `${n} workers`);
 
 /** Whether the kernel runs index workers at all: asked for two on an empty tree, does it say it used them? */
-function kernelHasWorkers(): boolean {
+async function kernelHasWorkers(): Promise<boolean> {
   const empty = mkdtempSync(join(tmpdir(), 'loom-bench-empty-'));
   try {
-    return child<IndexRun>('cold-index.ts', [empty, '', '--workers', '2']).workers !== null;
+    return (await child<IndexRun>('cold-index.ts', [empty, '', '--workers', '2'])).workers !== null;
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }
@@ -106,16 +101,18 @@ async function measureRun(
 ): Promise<{ row: string; bytes: number; files: number; importsMs: number }> {
   warmPageCache(root);
   const load = f(loadavg()[0], 2);
-  const baseline = mbps(child<ParseRun>('parse-baseline.ts', [root]));
-  const cold = child<IndexRun>('cold-index.ts', [root, '']);
+  const baseline = mbps(await child<ParseRun>('parse-baseline.ts', [root]));
+  const cold = await child<IndexRun>('cold-index.ts', [root, '']);
   const ratio = (r: IndexRun) => `${f(mbps(r))} (${f(mbps(r) / baseline, 2)})`;
   // a run asking for workers means nothing until the kernel has them (cold-index.ts)
-  const byWorkers = workerCounts.map((n) => (n === 0 || hasWorkers ? ratio(child<IndexRun>('cold-index.ts', [root, '', '--workers', String(n)])) : 'n/a'));
-  const first = child<FirstScreen>('first-sessions.ts', [root, candidates]);
+  const byWorkers: string[] = [];
+  for (const n of workerCounts)
+    byWorkers.push(n === 0 || hasWorkers ? ratio(await child<IndexRun>('cold-index.ts', [root, '', '--workers', String(n)])) : 'n/a');
+  const first = await child<FirstScreen>('first-sessions.ts', [root, candidates]);
   const stateDir = mkdtempSync(join(tmpdir(), 'loom-bench-state-'));
   const cache = join(stateDir, 'index-cache.json');
-  child<IndexRun>('cold-index.ts', [root, cache]);
-  const warm = child<IndexRun>('cold-index.ts', [root, cache]);
+  await child<IndexRun>('cold-index.ts', [root, cache]);
+  const warm = await child<IndexRun>('cold-index.ts', [root, cache]);
   rmSync(stateDir, { recursive: true, force: true });
   const latencies = await measureLatency(Number(values.appends), 20);
   const p50 = median(latencies);
@@ -125,7 +122,7 @@ async function measureRun(
     f(baseline),
     ratio(cold),
     ...byWorkers,
-    f(cold.maxRssMB),
+    `${f(cold.maxRssMB)} / ${first.peakRssMB === null ? 'n/a' : f(first.peakRssMB)}`,
     `${seconds(first.firstMs)}${first.sessions < 50 ? ` (${first.sessions} sessions)` : ''} (link ${seconds(first.linkMs)}); done ${seconds(first.doneMs)}`,
     `${seconds(warm.ms)} (${seconds(warm.ms - warm.importsMs)} after imports), ${warm.fromCache}/${warm.files} from cache`,
     `${f(p50, 1)} / ${f(p99, 1)}${p50 > 10 || p99 > 50 ? ' (over 10 / 50)' : ''}`,
@@ -133,7 +130,7 @@ async function measureRun(
   return { row: `| ${cells.join(' | ')} |`, bytes: cold.bytes, files: cold.files, importsMs: cold.importsMs };
 }
 
-const hasWorkers = kernelHasWorkers();
+const hasWorkers = await kernelHasWorkers();
 for (const corpus of corpora) {
   const root = corpus === 'synthetic' ? await ensureCorpus(bytes, Number(values.files)) : await ensureRealCorpus(bytes);
   const candidates = join(mkdtempSync(join(tmpdir(), 'loom-bench-newest-')), 'candidates.json');
@@ -153,9 +150,9 @@ for (const corpus of corpora) {
   rmSync(join(candidates, '..'), { recursive: true, force: true });
   console.log(`\n${name}, ${size}; at the end: ${machine()}`);
   console.log(
-    `\n| run | read + split + JSON.parse MB/s | cold index MB/s, default (÷ baseline) | ${workerCounts.map((n) => `${workersLabel(n)} MB/s (÷)`).join(' | ')} | peak RSS MB | 50 newest sessions listed | warm restart | append → subscriber p50 / p99 ms |`,
+    `\n| run | read + split + JSON.parse MB/s | cold index MB/s, default (÷ baseline) | ${workerCounts.map((n) => `${workersLabel(n)} MB/s (÷)`).join(' | ')} | peak RSS MB, index / loom up | 50 newest sessions listed | warm restart | append → subscriber p50 / p99 ms |`,
   );
   console.log(`|---|---:|---:|${workerCounts.map(() => '---:|').join('')}---:|---|---|---|`);
   for (const row of rows) console.log(row);
-  console.log(`\nOf each default cold index, the time before indexing began (node, tsx, imports): ${imports.join(', ')}.`);
+  console.log(`\nOf each default cold index, the time before indexing began (node and the bundle's imports): ${imports.join(', ')}.`);
 }

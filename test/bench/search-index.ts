@@ -2,12 +2,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { boundHeapGrowth } from '../../server/heap-growth';
 import { LocalSource } from '../../spoke/source';
 import { SEARCH_QUERIES } from './search-queries';
-
-// the kernel's heap as `loom up` sets it
-boundHeapGrowth();
 
 // Child process: the kernel's LocalSource with search on, over a projects tree. Times the first
 // index, then the search index's background pass, then every query of SEARCH_QUERIES three

@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { child } from './child';
 import { ensureCorpus } from './corpus';
 
 // `npm run bench:search -- --mb 1024 --files 1000 --runs 2`: the search figures in
@@ -11,7 +10,6 @@ import { ensureCorpus } from './corpus';
 const { values } = parseArgs({
   options: { mb: { type: 'string', default: '1024' }, files: { type: 'string', default: '1000' }, runs: { type: 'string', default: '2' } },
 });
-const here = import.meta.dirname;
 
 interface ParseRun {
   ms: number;
@@ -28,11 +26,6 @@ interface SearchRun {
   maxRssMB: number;
 }
 
-function child<Result>(script: string, args: string[]): Result {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(here, script), ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(out.trim().split('\n').pop()!) as Result;
-}
-
 const MB = 1024 * 1024;
 const f = (n: number, d = 0) => n.toFixed(d);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
@@ -42,8 +35,8 @@ const root = await ensureCorpus(Number(values.mb) * MB, Number(values.files));
 const rows: string[] = [];
 for (let run = 1; run <= Number(values.runs); run++) {
   const load = loadavg()[0];
-  const parse = child<ParseRun>('parse-baseline.ts', [root]);
-  const search = child<SearchRun>('search-index.ts', [root]);
+  const parse = await child<ParseRun>('parse-baseline.ts', [root]);
+  const search = await child<SearchRun>('search-index.ts', [root]);
   const parseMBs = parse.bytes / MB / (parse.ms / 1000);
   const buildMBs = search.bytes / MB / (search.buildMs / 1000);
   rows.push(
