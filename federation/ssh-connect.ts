@@ -1,13 +1,14 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type AnyAuthMethod, Client, type ClientChannel } from 'ssh2';
+import type { AnyAuthMethod, Client, ClientChannel } from 'ssh2';
 import { checkHostKey, fingerprint, knownHostsLine } from './known-hosts';
 import { LinkFailure } from './link-failure';
 import type { SshTarget } from './ssh-target';
 
 // One SSH connection to a linked host, made the way OpenSSH would make it: keys from the agent
 // and the identity files, the host key checked against known_hosts (ssh2 trusts any key unless
-// told otherwise), no agent forwarding, keepalive on, Nagle off.
+// told otherwise), no agent forwarding, keepalive on, Nagle off. ssh2 is loaded with the first
+// link, not at the kernel's start: a kernel with no hosts never needs it (40 ms of every start).
 
 export interface SshConnectOptions {
   target: SshTarget;
@@ -44,7 +45,8 @@ export async function connectSsh(options: SshConnectOptions): Promise<Client> {
   return client;
 }
 
-function handshake(options: SshConnectOptions, target: SshTarget, sock: ClientChannel | undefined): Promise<Client> {
+async function handshake(options: SshConnectOptions, target: SshTarget, sock: ClientChannel | undefined): Promise<Client> {
+  const { Client } = await import('ssh2');
   return new Promise((resolve, reject) => {
     const client = new Client();
     let keyFailure: LinkFailure | null = null;
