@@ -16,6 +16,8 @@ export interface GraphNode {
   boundary: Boundary | null;
   /** place in the order the path is built in: a parent must come before its child */
   order: number;
+  /** place in the order the graph read its lines: within a file, the order they were written */
+  readonly read: number;
 }
 
 const MAX_LINKS_BETWEEN_ATOMS = 10_000;
@@ -31,7 +33,13 @@ export class RecordGraph {
   private readonly byUuid = new Map<string, GraphNode>();
   private nodes: GraphNode[] = [];
   private files = new Map<string, FileSpan>();
+  /**
+   * Copies of held lines in other files (1.0.x `--resume`), in the order read: when the file
+   * holding a line is read again from its start, the copy another file still has takes its place.
+   */
+  private readonly copies = new Map<string, GraphNode[]>();
   private nextOrder = 0;
+  private nextRead = 0;
 
   get size(): number {
     return this.nodes.length;
@@ -39,17 +47,31 @@ export class RecordGraph {
 
   /**
    * Adds a line; null when its uuid is already held: 1.0.x `--resume` starts the new file with a
-   * copy of the old one's lines, and the first written is the line.
+   * copy of the old one's lines, and the first read is the line (the copy is kept aside).
    */
   add(record: GraphRecord): GraphNode | null {
-    if (this.byUuid.has(record.uuid)) return null;
-    // The parent's uuid string is already held by the parent's node: share it, drop the copy.
-    const parent = record.parent ? (this.byUuid.get(record.parent)?.uuid ?? record.parent) : null;
-    const node: GraphNode = { uuid: record.uuid, parent, file: record.file, atom: record.atom, boundary: record.boundary, order: this.nextOrder++ };
+    const held = this.byUuid.get(record.uuid);
+    if (held) {
+      if (held.file !== record.file) this.keepCopy(this.nodeOf(record));
+      return null;
+    }
+    const node = this.nodeOf(record);
     this.byUuid.set(record.uuid, node);
     this.nodes.push(node);
     this.span(node);
     return node;
+  }
+
+  private nodeOf(record: GraphRecord): GraphNode {
+    // The parent's uuid string is already held by the parent's node: share it, drop the copy.
+    const parent = record.parent ? (this.byUuid.get(record.parent)?.uuid ?? record.parent) : null;
+    return { uuid: record.uuid, parent, file: record.file, atom: record.atom, boundary: record.boundary, order: this.nextOrder++, read: this.nextRead++ };
+  }
+
+  private keepCopy(copy: GraphNode): void {
+    const copies = this.copies.get(copy.uuid);
+    if (copies === undefined) this.copies.set(copy.uuid, [copy]);
+    else if (!copies.some((c) => c.file === copy.file)) copies.push(copy);
   }
 
   private span(node: GraphNode): void {
@@ -68,9 +90,28 @@ export class RecordGraph {
     return this.byUuid.has(uuid);
   }
 
-  /** Forgets every line of one file (it is being read again from the start). */
+  /**
+   * Forgets every line of one file (it is being read again from the start). A line another file
+   * has a copy of stays, as that file's.
+   */
   dropFile(file: string): void {
-    this.nodes = this.nodes.filter((n) => n.file !== file);
+    const kept: GraphNode[] = [];
+    const restored: GraphNode[] = [];
+    for (const n of this.nodes) {
+      if (n.file !== file) kept.push(n);
+      else {
+        const copy = this.copies.get(n.uuid)?.find((c) => c.file !== file);
+        if (copy) restored.push(copy);
+      }
+    }
+    const back = new Set(restored);
+    for (const [uuid, copies] of this.copies) {
+      const left = copies.filter((c) => c.file !== file && !back.has(c));
+      if (left.length > 0) this.copies.set(uuid, left);
+      else this.copies.delete(uuid);
+    }
+    // each file's lines in the order they were written, restored copies among them
+    this.nodes = restored.length > 0 ? [...kept, ...restored].sort((a, b) => a.read - b.read) : kept;
     this.byUuid.clear();
     this.files = new Map();
     for (const n of this.nodes) {

@@ -48,6 +48,32 @@ describe('edges of the active path', () => {
     expect(session.turns()).toHaveLength(2);
   });
 
+  it('keeps the lines of a 1.0.x resume that the old file still holds when the new file, read first, is read again', () => {
+    const a = [prompt('p1', null, 'start'), assistant('a1', 'p1', [say('started')], 'end_turn')];
+    const b = [...a, prompt('p2', 'a1', 'finish'), assistant('a2', 'p2', [say('finished')], 'end_turn')];
+    // newest first, as the first index reads: the new file's copies are the lines held
+    const session = feed([
+      ['/b.jsonl', b],
+      ['/a.jsonl', a],
+    ]);
+    session.restartFile('/b.jsonl');
+    expect(uuids(session)).toEqual(['p1', 'a1']);
+    addLines(session, '/b.jsonl', b.slice(0, 3));
+    expect(uuids(session)).toEqual(['p1', 'a1', 'p2']);
+  });
+
+  it('keeps a resumed file its copies of the old lines, in the order written, when the old file is read again', () => {
+    const a = [prompt('p1', null, 'start'), assistant('a1', 'p1', [say('started')], 'end_turn')];
+    const b = [...a, prompt('p2', 'a1', 'finish'), assistant('a2', 'p2', [say('finished')], 'end_turn')];
+    const session = feed([
+      ['/a.jsonl', a],
+      ['/b.jsonl', b],
+    ]);
+    session.restartFile('/a.jsonl');
+    expect(uuids(session)).toEqual(['p1', 'a1', 'p2', 'a2']);
+    expect(session.turns()).toHaveLength(2);
+  });
+
   it('reads the first prompt typed again off the same hook line as a rewind, not a new chain', () => {
     const lines = [
       progress('hook', null),
