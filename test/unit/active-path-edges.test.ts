@@ -36,10 +36,15 @@ function replayed(files: [string, Rec[]][]): TranscriptSession {
   return session;
 }
 
+/** A 1.0.x `--resume`: the old file, and the new one that starts with a copy of its lines. */
+function resumed(): [Rec[], Rec[]] {
+  const a = [prompt('p1', null, 'start'), assistant('a1', 'p1', [say('started')], 'end_turn')];
+  return [a, [...a, prompt('p2', 'a1', 'finish'), assistant('a2', 'p2', [say('finished')], 'end_turn')]];
+}
+
 describe('edges of the active path', () => {
   it('reads a 1.0.x resume, whose new file starts with a copy of the old lines, as one history', () => {
-    const a = [prompt('p1', null, 'start'), assistant('a1', 'p1', [say('started')], 'end_turn')];
-    const b = [...a, prompt('p2', 'a1', 'finish'), assistant('a2', 'p2', [say('finished')], 'end_turn')];
+    const [a, b] = resumed();
     const session = feed([
       ['/a.jsonl', a],
       ['/b.jsonl', b],
@@ -49,8 +54,7 @@ describe('edges of the active path', () => {
   });
 
   it('keeps the lines of a 1.0.x resume that the old file still holds when the new file, read first, is read again', () => {
-    const a = [prompt('p1', null, 'start'), assistant('a1', 'p1', [say('started')], 'end_turn')];
-    const b = [...a, prompt('p2', 'a1', 'finish'), assistant('a2', 'p2', [say('finished')], 'end_turn')];
+    const [a, b] = resumed();
     // newest first, as the first index reads: the new file's copies are the lines held
     const session = feed([
       ['/b.jsonl', b],
@@ -63,8 +67,7 @@ describe('edges of the active path', () => {
   });
 
   it('keeps a resumed file its copies of the old lines, in the order written, when the old file is read again', () => {
-    const a = [prompt('p1', null, 'start'), assistant('a1', 'p1', [say('started')], 'end_turn')];
-    const b = [...a, prompt('p2', 'a1', 'finish'), assistant('a2', 'p2', [say('finished')], 'end_turn')];
+    const [a, b] = resumed();
     const session = feed([
       ['/a.jsonl', a],
       ['/b.jsonl', b],
