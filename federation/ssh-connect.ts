@@ -46,7 +46,9 @@ export async function connectSsh(options: SshConnectOptions): Promise<Client> {
 }
 
 async function handshake(options: SshConnectOptions, target: SshTarget, sock: ClientChannel | undefined): Promise<Client> {
-  const { Client } = await import('ssh2');
+  const { Client } = await import('ssh2').catch((err: Error) => {
+    throw new LinkFailure('UNREACHABLE', `Loom's SSH client (the ssh2 package) could not be loaded (${err.message}); reinstall Loom's packages (npm ci)`);
+  });
   return new Promise((resolve, reject) => {
     const client = new Client();
     let keyFailure: LinkFailure | null = null;

@@ -31,8 +31,13 @@ async function compiled(script: string): Promise<string> {
   if (dir === undefined) {
     mkdirSync(BUNDLES, { recursive: true });
     dir = mkdtempSync(join(BUNDLES, `${name}-`));
+    try {
+      await build(bundleOptions({ [name]: join(here, script) }, dir));
+    } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
     bundles.set(name, dir);
-    await build(bundleOptions({ [name]: join(here, script) }, dir));
   }
   return join(dir, `${name}.js`);
 }

@@ -11,7 +11,8 @@ import { LOOM, postGql } from './kernel-process';
 // (newest-sessions.ts; more than a screen of them, since some files hold no session to list).
 // Reports when the link was printed, when the first 50 of them that the finished index lists were
 // all listed, each with the name it has at the end, and when indexing was done, each timed from
-// the command's start; and the kernel's peak RSS by then.
+// the command's start; and the kernel's peak RSS then, and once its search index's pass (which
+// starts after indexing) is done.
 //
 // Each poll asks for the candidates by id in one request rather than paging through the whole
 // `sessions` list, so that polling costs the indexer it is timing as little as possible.
@@ -57,8 +58,16 @@ while (doneMs === null) {
   if (data.kernel.indexing.done) doneMs = at;
   else await new Promise((r) => setTimeout(r, POLL_MS));
 }
-agent.destroy();
 const peakRssMB = peakRss(kernel.pid!);
+// then the search index's pass, which starts once indexing is done, every half second
+const SEARCH_POLL_MS = 500;
+for (;;) {
+  const { data } = await postGql<{ kernel: { searchIndexing: { done: boolean } | null } }>(url, token, agent, '{ kernel { searchIndexing { done } } }');
+  if (data.kernel.searchIndexing?.done !== false) break;
+  await new Promise((r) => setTimeout(r, SEARCH_POLL_MS));
+}
+const searchPeakRssMB = peakRss(kernel.pid!);
+agent.destroy();
 const exited = new Promise((r) => kernel.once('exit', r));
 kernel.kill('SIGTERM');
 await exited;
@@ -70,7 +79,7 @@ const expected = candidates
   .filter((i) => final[i] !== null)
   .slice(0, FIRST_SCREEN);
 const first = polls.find((p) => expected.every((i) => p.names[i] === final[i]))!;
-console.log(JSON.stringify({ linkMs, firstMs: first.at, doneMs, sessions: expected.length, polls: polls.length, peakRssMB }));
+console.log(JSON.stringify({ linkMs, firstMs: first.at, doneMs, sessions: expected.length, polls: polls.length, peakRssMB, searchPeakRssMB }));
 
 /** The kernel's peak resident memory so far in MB, where /proc tells it (Linux); else null. */
 function peakRss(pid: number): number | null {

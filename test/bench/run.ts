@@ -56,8 +56,9 @@ interface FirstScreen {
   firstMs: number;
   doneMs: number;
   sessions: number;
-  /** `loom up`'s peak RSS at indexing done, archive and search included; null where the OS does not tell */
+  /** `loom up`'s peak RSS at indexing done, and once its search pass is done; null where the OS does not tell */
   peakRssMB: number | null;
+  searchPeakRssMB: number | null;
 }
 
 const mbps = (r: { bytes: number; ms: number }) => r.bytes / 1024 / 1024 / (r.ms / 1000);
@@ -122,7 +123,7 @@ async function measureRun(
     f(baseline),
     ratio(cold),
     ...byWorkers,
-    `${f(cold.maxRssMB)} / ${first.peakRssMB === null ? 'n/a' : f(first.peakRssMB)}`,
+    [cold.maxRssMB, first.peakRssMB, first.searchPeakRssMB].map((mb) => (mb === null ? 'n/a' : f(mb))).join(' / '),
     `${seconds(first.firstMs)}${first.sessions < 50 ? ` (${first.sessions} sessions)` : ''} (link ${seconds(first.linkMs)}); done ${seconds(first.doneMs)}`,
     `${seconds(warm.ms)} (${seconds(warm.ms - warm.importsMs)} after imports), ${warm.fromCache}/${warm.files} from cache`,
     `${f(p50, 1)} / ${f(p99, 1)}${p50 > 10 || p99 > 50 ? ' (over 10 / 50)' : ''}`,
@@ -150,7 +151,7 @@ for (const corpus of corpora) {
   rmSync(join(candidates, '..'), { recursive: true, force: true });
   console.log(`\n${name}, ${size}; at the end: ${machine()}`);
   console.log(
-    `\n| run | read + split + JSON.parse MB/s | cold index MB/s, default (÷ baseline) | ${workerCounts.map((n) => `${workersLabel(n)} MB/s (÷)`).join(' | ')} | peak RSS MB, index / loom up | 50 newest sessions listed | warm restart | append → subscriber p50 / p99 ms |`,
+    `\n| run | read + split + JSON.parse MB/s | cold index MB/s, default (÷ baseline) | ${workerCounts.map((n) => `${workersLabel(n)} MB/s (÷)`).join(' | ')} | peak RSS MB: index / loom up / after search | 50 newest sessions listed | warm restart | append → subscriber p50 / p99 ms |`,
   );
   console.log(`|---|---:|---:|${workerCounts.map(() => '---:|').join('')}---:|---|---|---|`);
   for (const row of rows) console.log(row);
