@@ -23,17 +23,10 @@ export interface GraphNode {
 const MAX_LINKS_BETWEEN_ATOMS = 10_000;
 
 interface FileSpan {
-  /** the first line the file holds; null while every line it has is held by another file */
-  first: GraphNode | null;
-  /**
-   * time of the file's first atom and of its latest, copies of other files' lines included: files
-   * are ordered by them, so the order does not depend on which file was read first
-   */
+  first: GraphNode;
+  /** time of the file's first atom: files are ordered by it */
   start: number;
-  end: number;
   lastAtom: GraphNode | null;
-  /** when the graph first read a line of it: the last tie-break */
-  read: number;
 }
 
 export class RecordGraph {
@@ -59,11 +52,7 @@ export class RecordGraph {
   add(record: GraphRecord): GraphNode | null {
     const held = this.byUuid.get(record.uuid);
     if (held) {
-      if (held.file !== record.file) {
-        const copy = this.nodeOf(record);
-        this.keepCopy(copy);
-        this.spanTimes(copy);
-      }
+      if (held.file !== record.file) this.keepCopy(this.nodeOf(record));
       return null;
     }
     const node = this.nodeOf(record);
@@ -86,23 +75,15 @@ export class RecordGraph {
   }
 
   private span(node: GraphNode): void {
-    const span = this.spanTimes(node);
-    span.first ??= node;
-    if (node.atom) span.lastAtom = node;
-  }
-
-  /** What a line the file has (held here or by another file) says of when the file began and ended. */
-  private spanTimes(node: GraphNode): FileSpan {
     let span = this.files.get(node.file);
     if (!span) {
-      span = { first: null, start: Infinity, end: -Infinity, lastAtom: null, read: node.read };
+      span = { first: node, start: Infinity, lastAtom: null };
       this.files.set(node.file, span);
     }
     if (node.atom) {
       if (span.start === Infinity) span.start = node.atom.t;
-      if (node.atom.t > span.end) span.end = node.atom.t;
+      span.lastAtom = node;
     }
-    return span;
   }
 
   has(uuid: string): boolean {
@@ -133,35 +114,23 @@ export class RecordGraph {
     this.nodes = restored.length > 0 ? [...kept, ...restored].sort((a, b) => a.read - b.read) : kept;
     this.byUuid.clear();
     this.files = new Map();
-    const copies = new Set([...this.copies.values()].flat());
-    for (const n of [...this.nodes, ...copies].sort((a, b) => a.read - b.read)) {
-      if (copies.has(n)) this.spanTimes(n);
-      else {
-        this.byUuid.set(n.uuid, n);
-        this.span(n);
-      }
+    for (const n of this.nodes) {
+      this.byUuid.set(n.uuid, n);
+      this.span(n);
     }
   }
 
   /**
-   * Every line in the order the path is built in: files in the order they began (then ended, then
-   * were first read), each file's lines in the order they were written, a line two files have at
-   * its place in the first of them. Numbers them so.
+   * Every line in the order the path is built in: files in the order they began (ties in the
+   * order they were read), each file's lines in the order they were written. Numbers them so.
    */
   inOrder(): GraphNode[] {
     let ordered = this.nodes;
     if (this.files.size > 1) {
-      const rank = new Map([...this.files].sort((a, b) => byBeginning(a[1], b[1])).map(([file], i) => [file, i]));
+      const rank = new Map([...this.files].sort((a, b) => a[1].start - b[1].start).map(([file], i) => [file, i]));
       ordered = this.nodes
-        .map((n) => {
-          let at = { rank: rank.get(n.file)!, read: n.read };
-          for (const copy of this.copies.get(n.uuid) ?? []) {
-            const r = rank.get(copy.file)!;
-            if (r < at.rank) at = { rank: r, read: copy.read };
-          }
-          return { n, at };
-        })
-        .sort((a, b) => a.at.rank - b.at.rank || a.at.read - b.at.read)
+        .map((n, i) => ({ n, i }))
+        .sort((a, b) => rank.get(a.n.file)! - rank.get(b.n.file)! || a.i - b.i)
         .map((x) => x.n);
     }
     ordered.forEach((n, i) => {
@@ -174,9 +143,8 @@ export class RecordGraph {
   /** True when a line of this file comes last in that order: appending it needs no replay. */
   isLatestFile(file: string): boolean {
     if (this.files.size < 2) return true;
-    const span = this.files.get(file);
-    if (!span) return true;
-    for (const [other, o] of this.files) if (other !== file && o.start !== Infinity && byBeginning(o, span) > 0) return false;
+    const start = this.files.get(file)?.start ?? Infinity;
+    for (const [other, span] of this.files) if (other !== file && span.start !== Infinity && span.start > start) return false;
     return true;
   }
 
@@ -238,11 +206,3 @@ export class RecordGraph {
     return null;
   }
 }
-
-/** Files in the order they began; two that began with the same line (a resume's copy), in the order they ended. */
-function byBeginning(a: FileSpan, b: FileSpan): number {
-  return compare(a.start, b.start) || compare(a.end, b.end) || a.read - b.read;
-}
-
-/** Numbers in order, a file with no atom yet (Infinity) last, without Infinity - Infinity's NaN. */
-const compare = (x: number, y: number): number => (x < y ? -1 : x > y ? 1 : 0);

@@ -42,21 +42,6 @@ function resumed(): [Rec[], Rec[]] {
   return [a, [...a, prompt('p2', 'a1', 'finish'), assistant('a2', 'p2', [say('finished')], 'end_turn')]];
 }
 
-/**
- * A 1.0.x `--resume` after a rewind: the old file has the try that was rewound (q1, b1); the new
- * one starts with a copy of the active chain only.
- */
-function resumedAfterRewind(): [Rec[], Rec[]] {
-  const [p1, a1] = [prompt('p1', null, 'start'), assistant('a1', 'p1', [say('started')], 'end_turn')];
-  const [q1, b1] = [prompt('q1', 'a1', 'try this'), assistant('b1', 'q1', [say('tried')], 'end_turn')];
-  const [q2, b2] = [prompt('q2', 'a1', 'try that instead'), assistant('b2', 'q2', [say('done')], 'end_turn')];
-  const [p3, a3] = [prompt('p3', 'b2', 'resumed: go on'), assistant('a3', 'p3', [say('went on')], 'end_turn')];
-  return [
-    [p1, a1, q1, b1, q2, b2],
-    [p1, a1, q2, b2, p3, a3],
-  ];
-}
-
 describe('edges of the active path', () => {
   it('reads a 1.0.x resume, whose new file starts with a copy of the old lines, as one history', () => {
     const [a, b] = resumed();
@@ -90,37 +75,6 @@ describe('edges of the active path', () => {
     session.restartFile('/a.jsonl');
     expect(uuids(session)).toEqual(['p1', 'a1', 'p2', 'a2']);
     expect(session.turns()).toHaveLength(2);
-  });
-
-  it('reads a 1.0.x resume made after a rewind as its active chain, whichever file is read first', () => {
-    const [a, b] = resumedAfterRewind();
-    for (const files of [
-      [
-        ['/a.jsonl', a],
-        ['/b.jsonl', b],
-      ],
-      [
-        ['/b.jsonl', b],
-        ['/a.jsonl', a],
-      ],
-    ] as [string, Rec[]][][]) {
-      const session = feed(files);
-      expect(uuids(session)).toEqual(['p1', 'a1', 'q2', 'b2', 'p3', 'a3']);
-      expect(branches(session)).toEqual([{ forkedFrom: 'a1', atoms: ['q1', 'b1'] }]);
-    }
-  });
-
-  it('keeps a 1.0.x resume made after a rewind on its active chain when the old file is read again, and appends after it', () => {
-    const [a, b] = resumedAfterRewind();
-    const session = feed([
-      ['/a.jsonl', a],
-      ['/b.jsonl', b],
-    ]);
-    session.restartFile('/a.jsonl');
-    addLines(session, '/a.jsonl', a);
-    expect(uuids(session)).toEqual(['p1', 'a1', 'q2', 'b2', 'p3', 'a3']);
-    addLines(session, '/b.jsonl', [prompt('p4', 'a3', 'and more'), assistant('a4', 'p4', [say('more')], 'end_turn')]);
-    expect(uuids(session)).toEqual(['p1', 'a1', 'q2', 'b2', 'p3', 'a3', 'p4', 'a4']);
   });
 
   it('reads the first prompt typed again off the same hook line as a rewind, not a new chain', () => {
