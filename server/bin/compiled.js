@@ -4,7 +4,7 @@
 // source it was made from changed, so an edited checkout runs what it holds; a checkout that cannot
 // be written to runs from its sources through tsx.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -123,7 +123,7 @@ export function bundleOptions(entries, outdir) {
     logLevel: 'silent',
     // the packages bundled that are CommonJS require Node's own modules
     banner: { js: "import { createRequire as loomRequire } from 'node:module'; const require = loomRequire(import.meta.url);" },
-    plugins: [sourceLocations],
+    plugins: [sourceLocations, graphqlModules],
     define: { 'import.meta.loomWorkers': JSON.stringify(Object.fromEntries(workers.map((w) => [w.source, join(outdir, `${w.name}.js`)]))) },
   };
 }
@@ -143,6 +143,25 @@ const sourceLocations = {
         .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
         .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)));
       return { contents, loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * graphql as its ES modules (each `.js` of it has a `.mjs` twin): bundled as CommonJS, every
+ * module importing it copied its 400-odd exports at start (about 20 ms), and none of it could be
+ * left out. Its subpaths go the same way, so that the bundle holds one graphql, not one of each
+ * kind (two would each have their own classes, which graphql refuses to mix).
+ */
+const graphqlModules = {
+  name: 'graphql-modules',
+  setup(build) {
+    build.onResolve({ filter: /^graphql(\/|$)/ }, async (args) => {
+      if (args.pluginData === 'graphql-modules') return undefined;
+      const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'graphql-modules' });
+      if (found.errors.length > 0 || !found.path.endsWith('.js')) return found;
+      const twin = found.path.replace(/\.js$/, '.mjs');
+      return existsSync(twin) ? { path: twin } : found;
     });
   },
 };

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -49,6 +49,16 @@ describe('the compiled CLI', () => {
     for (const source of ['server/cli.ts', 'server/commands/up.ts', 'spoke/source.ts', 'schema/builder.ts', 'federation/linked-hosts.ts']) {
       expect(sources).toContain(join(ROOT, source));
     }
+  });
+
+  it('holds graphql once, as its ES modules', async () => {
+    await run(process.execPath, [LOOM, '--version']);
+    const build = join(BUILDS, current().build);
+    const bundled = readdirSync(build)
+      .filter((name) => name.endsWith('.js'))
+      .flatMap((name) => readFileSync(join(build, name), 'utf8').match(/^\/\/ node_modules\/graphql\/\S+$/gm) ?? []);
+    expect(bundled).toContain('// node_modules/graphql/execution/execute.mjs');
+    expect(bundled.filter((module) => !module.endsWith('.mjs'))).toEqual([]);
   });
 
   it('is rebuilt when a source it was made from changes', async () => {

@@ -26,6 +26,18 @@ describe('where transcripts live', () => {
     expect(placeOf(root, '/elsewhere/-proj/abc.jsonl')).toBeNull();
   });
 
+  it('places a path the same however it and the root are written', () => {
+    const main = { role: 'main', project: '-proj', fsid: 'abc', sessionKey: 'abc' };
+    expect(placeOf('/p/', '/p/-proj/abc.jsonl')).toEqual(main);
+    expect(placeOf('/p', '/p/-proj/./abc.jsonl')).toEqual(main);
+    expect(placeOf('/p', '/p//-proj/abc.jsonl')).toEqual(main);
+    expect(placeOf('/p', '/p/other/../-proj/abc.jsonl')).toEqual(main);
+    expect(placeOf('/p', '/p/-proj/../../q/-proj/abc.jsonl')).toBeNull();
+    expect(placeOf('/p', '/pp/-proj/abc.jsonl')).toBeNull();
+    expect(dirWatchOf('/p/', '/p/-proj')).toBe('always');
+    expect(dirWatchOf('/p', '/p/-proj/abc/../abc/subagents')).toBe('always');
+  });
+
   it('watches the directories that hold transcripts always, a session folder while it is active, and nothing else', () => {
     const root = '/p';
     expect(dirWatchOf(root, '/p')).toBe('always');
