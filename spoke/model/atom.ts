@@ -25,10 +25,3 @@ export function bareAtom(uuid: string, type: AtomType, t: number, place: Pick<At
     length: place.length,
   };
 }
-
-/**
- * An atom's tool names, by tool_use id. Every id is new, and each new key added to a plain object
- * makes V8 build it a new hidden class (a sixth of a cold index's CPU went there): an object
- * without a prototype starts as a dictionary instead.
- */
-export const toolNameMap = (): Record<string, string> => Object.create(null) as Record<string, string>;

@@ -57,8 +57,8 @@ export interface AtomMeta {
   toolUses: string[] | null;
   /** tool_use ids this atom answered (user) */
   toolResults: string[] | null;
-  /** tool names by tool_use id, so results can name their call without loading it */
-  toolNames: Record<string, string> | null;
+  /** each of `toolUses`' tool names, in the same order, so results can name their call without loading it */
+  toolNames: string[] | null;
   /** first line of a prompt, for triggers and session names */
   promptLine: string | null;
   /** true for the harness's own "[Request interrupted by user…]" line */

@@ -1,4 +1,4 @@
-import { bareAtom, toolNameMap } from '../model/atom';
+import { bareAtom } from '../model/atom';
 import type { AtomMeta, AtomType, Author } from '../model/types';
 import { type MessageUsage, tokensAt } from '../model/usage';
 import type { GraphRecord, TranscriptRecord } from './record';
@@ -157,14 +157,7 @@ export class RecordPacker {
     this.word(a.stopReason);
     this.list(a.toolUses);
     this.list(a.toolResults);
-    if (a.toolNames) {
-      const entries = Object.entries(a.toolNames);
-      this.ints.push(entries.length);
-      for (const [id, name] of entries) {
-        this.text(id);
-        this.word(name);
-      }
-    } else this.ints.push(NONE);
+    this.wordList(a.toolNames);
     this.text(a.promptLine);
     this.ints.push((a.interrupt ? 1 : 0) | (a.terminalNote ? 2 : 0));
     this.usage(a.usage);
@@ -183,6 +176,13 @@ export class RecordPacker {
     if (!items) return this.ints.push(NONE);
     this.ints.push(items.length);
     for (const item of items) this.text(item);
+  }
+
+  /** a list of names that repeat from line to line (tools'): each stored once a batch */
+  private wordList(items: string[] | null): void {
+    if (!items) return this.ints.push(NONE);
+    this.ints.push(items.length);
+    for (const item of items) this.word(item);
   }
 
   private usage(u: MessageUsage | null): void {
@@ -299,7 +299,7 @@ class Unpacker {
     atom.stopReason = this.str();
     atom.toolUses = this.list();
     atom.toolResults = this.list();
-    atom.toolNames = this.toolNames();
+    atom.toolNames = this.list();
     atom.promptLine = this.str();
     const flags = this.p.ints[this.i++];
     atom.interrupt = (flags & 1) !== 0;
@@ -315,17 +315,6 @@ class Unpacker {
     if (code === NONE) return null;
     if (code === AUTHOR_IN_FULL) return JSON.parse(this.str()!) as Author;
     return { kind: AUTHOR_KINDS[code] } as Author;
-  }
-
-  private toolNames(): Record<string, string> | null {
-    const n = this.p.ints[this.i++];
-    if (n === NONE) return null;
-    const names = toolNameMap();
-    for (let k = 0; k < n; k++) {
-      const id = this.str()!;
-      names[id] = this.str()!;
-    }
-    return names;
   }
 
   private list(): string[] | null {

@@ -1,4 +1,4 @@
-import { bareAtom, toolNameMap } from '../model/atom';
+import { bareAtom } from '../model/atom';
 import type { AtomMeta, AtomType, Author } from '../model/types';
 import type { MessageUsage } from '../model/usage';
 import { deriveAuthor, isInterruptLine, isTerminalNote, promptLine } from './author';
@@ -199,8 +199,7 @@ function readToolUses(atom: AtomMeta, content: unknown[] | null): void {
     if (!id) continue;
     const name = str(b.name) ?? 'unknown';
     atom.toolUses = appended(atom.toolUses, id);
-    atom.toolNames ??= toolNameMap();
-    atom.toolNames[id] = name;
+    atom.toolNames = appended(atom.toolNames, name);
     const goalTool = readGoalTool(id, name, obj(b.input));
     if (goalTool) atom.goalTools = appended(atom.goalTools, goalTool);
   }

@@ -205,7 +205,7 @@ export class TranscriptSession {
     if (this.toolCache?.version !== this.version) {
       const names = new Map<string, string>();
       const rewound = this.path.branches.flatMap((b) => b.atoms);
-      for (const atom of [...rewound, ...path]) for (const [id, name] of Object.entries(atom.toolNames ?? {})) names.set(id, name);
+      for (const atom of [...rewound, ...path]) atom.toolUses?.forEach((id, i) => names.set(id, atom.toolNames![i]));
       this.toolCache = { version: this.version, names };
     }
     return this.toolCache.names;
