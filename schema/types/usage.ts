@@ -1,5 +1,5 @@
 import type { UsageRow, UsageTotals } from '../../spoke/model/usage';
-import { tokenTotal, totals } from '../../spoke/usage/usage';
+import { tokenTotal, totals, usageOfAtoms } from '../../spoke/usage/usage';
 import { builder } from '../builder';
 import { hubRoute } from '../remote/hub-route';
 import { parseTime } from '../time';
@@ -50,7 +50,7 @@ builder.objectField(AtomRef, 'usage', (t) =>
   }),
 );
 
-builder.objectField(TurnRef, 'usage', (t) => t.field({ type: UsageRef, resolve: (n) => n.turn.usage }));
+builder.objectField(TurnRef, 'usage', (t) => t.field({ type: UsageRef, resolve: (n) => usageOfAtoms(n.turn.atoms) }));
 
 builder.objectField(SessionRef, 'usage', (t) =>
   t.field({

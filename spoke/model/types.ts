@@ -1,7 +1,7 @@
 import type { ArchiveStatus } from './archive';
 import type { LiveState } from './live';
 import type { SearchProgress } from './search';
-import type { MessageUsage, UsageTotals } from './usage';
+import type { MessageUsage } from './usage';
 
 // The substrate-neutral model: what a session is, whatever file format it was rebuilt from.
 // Times are epoch milliseconds; the API layer turns them into DateTime values.
@@ -124,8 +124,6 @@ export interface Turn {
   segments: Segment[];
   /** what rewinds inside this turn took off the path, oldest first */
   rewoundBranches: RewoundBranch[];
-  /** each API message of the turn counted once */
-  usage: UsageTotals;
 }
 
 export interface ParseError {

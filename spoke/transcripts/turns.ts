@@ -1,6 +1,4 @@
 import type { AtomMeta, RewoundBranch, Segment, Turn } from '../model/types';
-import type { MessageUsage } from '../model/usage';
-import { record, totals } from '../usage/usage';
 import { NEW_CHAIN } from './active-path';
 import { isOpenerAuthor } from './record';
 
@@ -15,7 +13,7 @@ import { isOpenerAuthor } from './record';
 /** a new chain in the same file (Loom's divider) ends whatever turn the old chain left open */
 const END_RECORDS = new Set(['turn_duration', 'stop_hook_summary', NEW_CHAIN]);
 
-interface OpenTurn extends Omit<Turn, 'usage' | 'rewoundBranches'> {
+interface OpenTurn extends Omit<Turn, 'rewoundBranches'> {
   pending: Set<string>;
   /** the last non-system atom was an assistant atom with no pending tool call */
   settled: boolean;
@@ -111,16 +109,9 @@ function finish(turn: OpenTurn, rewoundBranches: RewoundBranch[]): Turn {
     atoms: turn.atoms,
     segments: segmentsOf(turn.atoms),
     rewoundBranches,
-    usage: usageOf(turn.atoms),
   };
 }
 
-/** The turn's API messages, each counted once (its lines share one key). */
-function usageOf(atoms: AtomMeta[]) {
-  const ledger = new Map<string, MessageUsage>();
-  for (const atom of atoms) if (atom.usage) record(ledger, atom.usage);
-  return totals(ledger.values());
-}
 
 /** A segment starts at each input: the trigger and every prompt that arrived mid-turn. */
 function segmentsOf(atoms: AtomMeta[]): Segment[] {

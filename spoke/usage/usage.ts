@@ -1,3 +1,4 @@
+import type { AtomMeta } from '../model/types';
 import type { MessageUsage, Tokens, UsageTotals } from '../model/usage';
 import prices from './prices.json';
 
@@ -95,4 +96,14 @@ export function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
     costStatus: a.costStatus === 'UNKNOWN' || b.costStatus === 'UNKNOWN' ? 'UNKNOWN' : 'ESTIMATED',
     costSource: a.costSource === 'CATALOG' || b.costSource === 'CATALOG' ? 'CATALOG' : 'NONE',
   };
+}
+
+/**
+ * The usage of a turn's atoms, each API message counted once (its lines share one key): summed
+ * when asked, not with every turn built (a session's turns are built as it falls asleep).
+ */
+export function usageOfAtoms(atoms: AtomMeta[]): UsageTotals {
+  const ledger = new Map<string, MessageUsage>();
+  for (const atom of atoms) if (atom.usage) record(ledger, atom.usage);
+  return totals(ledger.values());
 }
