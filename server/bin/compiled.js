@@ -161,7 +161,7 @@ const graphqlModules = {
       const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'graphql-modules' });
       if (found.errors.length > 0 || !found.path.endsWith('.js')) return found;
       const twin = found.path.replace(/\.js$/, '.mjs');
-      return existsSync(twin) ? { path: twin } : found;
+      return existsSync(twin) ? { path: twin, sideEffects: found.sideEffects } : found;
     });
   },
 };
