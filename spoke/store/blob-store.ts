@@ -11,6 +11,11 @@ import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 
 const ID_BYTES = 16;
 /** Rewritten when it is at least this big and more than half of it is no longer referred to. */
 const COMPACT_BYTES = 8 << 20;
+/**
+ * Appends wait in memory until this many bytes do, then reach the file in one write: each session
+ * falling asleep appends two small blobs, and a write each was 2 % of a first index.
+ */
+const PENDING_BYTES = 256 << 10;
 
 /** Where a blob is: a count of bytes from a byte offset. */
 export interface StoredBlob {
@@ -19,7 +24,10 @@ export interface StoredBlob {
 }
 
 export class BlobStore {
+  /** the file's size with the pending bytes */
   private size: number;
+  private readonly pending = Buffer.allocUnsafe(PENDING_BYTES);
+  private pendingBytes = 0;
 
   private constructor(
     private readonly path: string,
@@ -54,15 +62,29 @@ export class BlobStore {
     return new BlobStore(path, fd, id);
   }
 
+  /** Appends a blob; it reaches the file by the next `flush` (reads and `close` flush first). */
   append(bytes: Uint8Array): StoredBlob {
     const at = this.size;
-    writeSync(this.fd, bytes, 0, bytes.length, at);
+    if (this.pendingBytes + bytes.length > PENDING_BYTES) this.flush();
+    if (bytes.length > PENDING_BYTES) writeSync(this.fd, bytes, 0, bytes.length, at);
+    else {
+      this.pending.set(bytes, this.pendingBytes);
+      this.pendingBytes += bytes.length;
+    }
     this.size += bytes.length;
     return { at, bytes: bytes.length };
   }
 
+  /** Writes the appends still in memory: before anything that refers to them is saved. */
+  flush(): void {
+    if (this.pendingBytes === 0) return;
+    writeSync(this.fd, this.pending, 0, this.pendingBytes, this.size - this.pendingBytes);
+    this.pendingBytes = 0;
+  }
+
   /** The blob's bytes, in a buffer of their own (at offset 0 of its ArrayBuffer, so any typed array can view it). */
   read(blob: StoredBlob): Buffer {
+    this.flush();
     const out = Buffer.from(new ArrayBuffer(blob.bytes));
     const got = readSync(this.fd, out, 0, out.length, blob.at);
     if (got !== out.length) throw new Error(`the file ${this.path} ends before the blob it should hold`);
@@ -76,8 +98,10 @@ export class BlobStore {
   compact(refs: StoredBlob[], atLeast = COMPACT_BYTES): void {
     const live = refs.reduce((sum, r) => sum + r.bytes, 0);
     if (this.size < atLeast || live * 2 > this.size) return;
+    this.flush();
     const next = BlobStore.create(`${this.path}.new`);
     for (const ref of refs) Object.assign(ref, next.append(this.read(ref)));
+    next.flush();
     renameSync(`${this.path}.new`, this.path);
     closeSync(this.fd);
     this.fd = next.fd;
@@ -86,6 +110,7 @@ export class BlobStore {
   }
 
   close(): void {
+    this.flush();
     closeSync(this.fd);
   }
 }

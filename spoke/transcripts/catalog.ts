@@ -299,6 +299,8 @@ export class SessionCatalog {
     blobs.compact(sessions.flatMap((s) => [s.usage.storedRows(), s.subagentUsage.storedRows(), s.storedGoals().storedBlob()]).filter((r) => r !== null));
     const cached = function* (this: SessionCatalog): Generator<CachedSession> {
       for (const s of sessions) if (!s.waking) yield encodeSession(s, s.sleeping ?? this.awakeFacts(s), blobs);
+      // the blobs reach their file before the cache that refers to them is in place
+      blobs.flush();
     }.call(this);
     const summaries = Object.fromEntries([...this.summaries].map(([project, map]) => [project, [...map]]));
     return { sessions: cached, summaries };

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,5 +62,19 @@ describe("sleeping sessions' usage on disk", () => {
     expect(third.usage).toEqual(expected);
     expect(rebuilt.logs.filter((l) => l.includes('is missing or not the index cache'))).toHaveLength(1);
     expect(existsSync(blobFile)).toBe(true);
+  }, 60_000);
+
+  it('gives the same figures after a kernel stopped without closing: the blobs its cache names are on disk', async () => {
+    const expected = (await figures(await start(join(root, 'awake-2'), 1000))).usage;
+    const state = join(root, 'crashed');
+    await start(state, 1);
+    // the files as a kernel killed now would leave them: it saved its cache as the first index ended
+    const copy = join(root, 'after-crash');
+    mkdirSync(copy, { mode: 0o700 });
+    for (const name of ['index-cache.json', 'index-cache.blobs']) copyFileSync(join(state, name), join(copy, name));
+    const restarted = await start(copy, 1);
+    const again = await figures(restarted);
+    expect(again.info.indexing.filesFromCache).toBe(again.info.indexing.filesDone);
+    expect(again.usage).toEqual(expected);
   }, 60_000);
 });

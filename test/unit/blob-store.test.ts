@@ -53,14 +53,36 @@ describe('a ledger in the store', () => {
     const ledger = ledgerOf(50);
     const before = [...ledger.entries()];
     ledger.spill(store);
-    expect(statSync(join(dir, 'usage')).size).toBe(16 + 50 * 9 * 8);
     expect([...ledger.entries()]).toEqual(before);
+    expect(statSync(join(dir, 'usage')).size).toBe(16 + 50 * 9 * 8);
     expect(ledger.size).toBe(50);
     ledger.add(message(7, 1000)); // a later copy of message 7 with more output counts instead
     ledger.add(message(51));
     expect(ledger.size).toBe(51);
     expect([...ledger.entries()].find((r) => r.input === 7)?.output).toBe(1000);
     store.close();
+  });
+
+  it('writes appends once enough wait, or when one is read, flushed or the store closed', () => {
+    const file = join(dir, 'usage');
+    const store = BlobStore.create(file);
+    const small = store.append(Buffer.from('first'));
+    store.append(Buffer.from('second'));
+    expect(statSync(file).size).toBe(16);
+    expect(store.read(small).toString()).toBe('first');
+    expect(statSync(file).size).toBe(16 + 11);
+    const large = store.append(Buffer.alloc(300 << 10, 7));
+    expect(statSync(file).size).toBe(16 + 11 + (300 << 10));
+    const last = store.append(Buffer.from('last'));
+    store.flush();
+    expect(statSync(file).size).toBe(large.at + large.bytes + 4);
+    store.append(Buffer.from('unsaved until closed'));
+    store.close();
+    const again = BlobStore.reopen(file, store.id)!;
+    expect(again.read(last).toString()).toBe('last');
+    expect(again.read(large).every((b) => b === 7)).toBe(true);
+    expect(statSync(file).size).toBe(last.at + 4 + 'unsaved until closed'.length);
+    again.close();
   });
 
   it('is found again by the id the cache keeps, and not under another id', () => {
