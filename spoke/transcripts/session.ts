@@ -205,7 +205,10 @@ export class TranscriptSession {
     if (this.toolCache?.version !== this.version) {
       const names = new Map<string, string>();
       const rewound = this.path.branches.flatMap((b) => b.atoms);
-      for (const atom of [...rewound, ...path]) atom.toolUses?.forEach((id, i) => names.set(id, atom.toolNames![i]));
+      for (const atom of [...rewound, ...path]) {
+        const ids = atom.toolUses ?? [];
+        for (let i = 0; i < ids.length; i++) names.set(ids[i], atom.toolNames![i]);
+      }
       this.toolCache = { version: this.version, names };
     }
     return this.toolCache.names;

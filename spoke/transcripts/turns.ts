@@ -112,7 +112,6 @@ function finish(turn: OpenTurn, rewoundBranches: RewoundBranch[]): Turn {
   };
 }
 
-
 /** A segment starts at each input: the trigger and every prompt that arrived mid-turn. */
 function segmentsOf(atoms: AtomMeta[]): Segment[] {
   const segments: Segment[] = [];
