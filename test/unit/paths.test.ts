@@ -38,6 +38,13 @@ describe('where transcripts live', () => {
     expect(dirWatchOf('/p', '/p/-proj/abc/../abc/subagents')).toBe('always');
   });
 
+  it('keys a file named just `.jsonl` as basename did, never by an empty session key (whose id "host:" no query can open)', () => {
+    // path.basename('/p/-proj/.jsonl', '.jsonl') is '.jsonl': the whole name is not taken as its extension
+    expect(placeOf('/p', '/p/-proj/.jsonl')).toEqual({ role: 'main', project: '-proj', fsid: '.jsonl', sessionKey: '.jsonl' });
+    expect(placeOf('/p', '/p/-proj/abc/subagents/.jsonl')).toMatchObject({ role: 'subagent', fsid: '.jsonl', sessionKey: '.jsonl', parentKey: 'abc' });
+    expect(sessionFolderOf('/p', '/p/-proj/.jsonl')).not.toBe('/p/-proj');
+  });
+
   it('watches the directories that hold transcripts always, a session folder while it is active, and nothing else', () => {
     const root = '/p';
     expect(dirWatchOf(root, '/p')).toBe('always');
