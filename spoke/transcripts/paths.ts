@@ -38,7 +38,9 @@ export function placeOf(root: string, file: string): TranscriptPlace | null {
   const parts = partsUnder(root, file);
   if (parts.length < 2 || parts[0] === '..') return null;
   const project = parts[0];
-  const fsid = parts[parts.length - 1].slice(0, -'.jsonl'.length);
+  const name = parts[parts.length - 1];
+  // a file named just `.jsonl` keeps its name, as path.basename leaves it
+  const fsid = name === '.jsonl' ? name : name.slice(0, -'.jsonl'.length);
   if (parts.length === 2) {
     return fsid.startsWith('agent-')
       ? { role: 'subagent', project, fsid, sessionKey: fsid, parentKey: null }

@@ -56,8 +56,9 @@ describe('the compiled CLI', () => {
     const build = join(BUILDS, current().build);
     const bundled = readdirSync(build)
       .filter((name) => name.endsWith('.js'))
-      .flatMap((name) => readFileSync(join(build, name), 'utf8').match(/^\/\/ node_modules\/graphql\/\S+$/gm) ?? []);
-    expect(bundled).toContain('// node_modules/graphql/execution/execute.mjs');
+      .flatMap((name) => readFileSync(join(build, name), 'utf8').match(/^\/\/ \S*node_modules\/graphql\/\S+$/gm) ?? []);
+    // (a checkout whose node_modules is a link names the packages where the link leads)
+    expect(bundled.some((module) => module.endsWith('node_modules/graphql/execution/execute.mjs'))).toBe(true);
     expect(bundled.filter((module) => !module.endsWith('.mjs'))).toEqual([]);
   });
 
