@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 
 // What sleeping sessions keep on disk beside the index cache, read only when something asks: their
 // usage rows (a gigabyte of transcripts holds hundreds of thousands of API messages) and their
@@ -100,9 +100,18 @@ export class BlobStore {
     if (this.size < atLeast || live * 2 > this.size) return;
     this.flush();
     const next = BlobStore.create(`${this.path}.new`);
-    for (const ref of refs) Object.assign(ref, next.append(this.read(ref)));
-    next.flush();
+    let moved: StoredBlob[];
+    try {
+      // every blob copied before any reference moves: one that cannot be read leaves them all where they were
+      moved = refs.map((ref) => next.append(this.read(ref)));
+      next.flush();
+    } catch (err) {
+      next.close();
+      rmSync(`${this.path}.new`, { force: true });
+      throw err;
+    }
     renameSync(`${this.path}.new`, this.path);
+    for (let i = 0; i < refs.length; i++) Object.assign(refs[i], moved[i]);
     closeSync(this.fd);
     this.fd = next.fd;
     this.id = next.id;

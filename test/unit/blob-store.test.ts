@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -83,6 +83,21 @@ describe('a ledger in the store', () => {
     expect(again.read(large).every((b) => b === 7)).toBe(true);
     expect(statSync(file).size).toBe(last.at + 4 + 'unsaved until closed'.length);
     again.close();
+  });
+
+  it('leaves every reference where it was when a blob cannot be read while compacting', () => {
+    const file = join(dir, 'usage');
+    const store = BlobStore.create(file);
+    store.append(Buffer.alloc(1000)); // no longer referred to: most of the file
+    const first = store.append(Buffer.from('first'));
+    const past = { at: 1 << 20, bytes: 10 }; // a damaged reference: past the file's end
+    const third = store.append(Buffer.from('third'));
+    expect(() => store.compact([first, past, third], 0)).toThrow(/ends before the blob/);
+    expect(first).toEqual({ at: 16 + 1000, bytes: 5 });
+    expect(store.read(first).toString()).toBe('first');
+    expect(store.read(third).toString()).toBe('third');
+    expect(existsSync(`${file}.new`)).toBe(false);
+    store.close();
   });
 
   it('is found again by the id the cache keeps, and not under another id', () => {
