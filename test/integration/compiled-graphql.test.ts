@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { parseLinkedHost, saveLinkedHost } from '../../federation/hosts-config';
 import { FIXTURES, LOOM_COMMAND, startTestKernel, type TestKernel } from '../helpers/kernel';
+import { OVER_LIMIT_QUERIES } from '../helpers/over-limit-queries';
 import { line, prompt } from '../helpers/records';
 import { startSshd, type TestSshd } from '../helpers/sshd';
 import { until } from '../helpers/wait';
@@ -102,14 +103,7 @@ describe('the compiled kernel', () => {
   }, 60_000);
 
   it("refuses queries over graphql-armor's limits, and suggests no field names", async () => {
-    const deep = `{ session(id: "test:s1") { ${'subagents { '.repeat(19)}id${' }'.repeat(19)} } }`;
-    const aliases = `{ ${Array.from({ length: 100 }, (_, i) => `a${i}: hosts { id }`).join(' ')} }`;
-    const tokens = `{ hosts { ${'id '.repeat(5000)}} }`;
-    for (const [query, limit] of [
-      [deep, /depth|cost/i],
-      [aliases, /aliases/i],
-      [tokens, /token/i],
-    ] as const) {
+    for (const [query, limit] of OVER_LIMIT_QUERIES) {
       const res = await kernel.gql(query);
       expect(res.errors?.[0]?.message).toMatch(limit);
       expect(res.data).toBeUndefined();

@@ -10,6 +10,7 @@ import { rotateToken } from '../../server/security/token';
 import { VERSION } from '../../spoke/version';
 import { graphql } from '../../web/src/lib/graphql';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
+import { OVER_LIMIT_QUERIES } from '../helpers/over-limit-queries';
 import { raw, upgradeStatus } from '../helpers/raw-http';
 import { line, prompt } from '../helpers/records';
 import { until } from '../helpers/wait';
@@ -211,16 +212,8 @@ describe('requests a cross-site page could forge', () => {
 });
 
 describe('GraphQL limits', () => {
-  const deep = `{ session(id: "test:s1") { ${'subagents { '.repeat(19)}id${' }'.repeat(19)} } }`;
-  const aliases = `{ ${Array.from({ length: 100 }, (_, i) => `a${i}: hosts { id }`).join(' ')} }`;
-  const tokens = `{ hosts { ${'id '.repeat(5000)}} }`;
-
   it('refuses a query 20 deep, one with 100 aliases and one of 10,000 tokens on HTTP, running nothing', async () => {
-    for (const [query, limit] of [
-      [deep, /depth|cost/i],
-      [aliases, /aliases/i],
-      [tokens, /token/i],
-    ] as const) {
+    for (const [query, limit] of OVER_LIMIT_QUERIES) {
       const res = await kernel.gql(query);
       expect(res.errors?.[0]?.message).toMatch(limit);
       expect(res.data).toBeUndefined();
@@ -229,11 +222,7 @@ describe('GraphQL limits', () => {
 
   it('refuses the same queries over the WebSocket', async () => {
     const client = kernel.ws();
-    for (const [query, limit] of [
-      [deep, /depth|cost/i],
-      [aliases, /aliases/i],
-      [tokens, /token/i],
-    ] as const) {
+    for (const [query, limit] of OVER_LIMIT_QUERIES) {
       // a frame with errors, or the errors graphql-ws ends the subscription with
       const result = await new Promise<FormattedExecutionResult | GraphQLFormattedError[]>((resolve) =>
         client.subscribe({ query }, { next: resolve, error: (errors) => resolve(errors as GraphQLFormattedError[]), complete: () => {} }),
