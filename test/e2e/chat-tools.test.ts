@@ -87,7 +87,10 @@ describe('tool calls in the chat', () => {
     const edit = await openedTool(page, 'Edit');
     await edit.locator('.diff-loading', { hasText: 'the diff view did not load: reload the page' }).waitFor();
     expect(await edit.locator('.diff').count()).toBe(0);
-    expect(await (await openedTool(page, 'TodoWrite')).locator('.check').count()).toBe(3);
+    const todo = await openedTool(page, 'TodoWrite');
+    // the body opens as the click is answered: its list, a moment later
+    await todo.locator('.checklist').waitFor();
+    expect(await todo.locator('.check').count()).toBe(3);
     expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
     await page.context().close();
   });
