@@ -43,7 +43,7 @@ import { SessionCatalog } from './transcripts/catalog';
 import { type CopyReader, loadAtoms, readTranscriptRange } from './transcripts/content';
 import { defaultIndexWorkers } from './transcripts/index-pool';
 import type { TranscriptSession } from './transcripts/session';
-import { TranscriptTracker } from './transcripts/tracker';
+import { type TrackerOptions, TranscriptTracker } from './transcripts/tracker';
 import type { LedgerRow } from './usage/ledger';
 import { type LedgerEntry, usageRows } from './usage/report';
 import { larger, totals } from './usage/usage';
@@ -53,7 +53,7 @@ import { VERSION } from './version';
 
 type ChangeKind = SessionChange['kind'];
 
-export interface LocalSourceOptions {
+export interface LocalSourceOptions extends Pick<TrackerOptions, 'indexWorkersAfter' | 'waitForIndexWorkers'> {
   projectsRoot: string;
   /** where to keep the index cache that makes restarts fast; none when absent */
   cacheFile?: string;
@@ -85,8 +85,6 @@ export interface LocalSourceOptions {
   archiveCapBytes?: number | null;
   /** worker threads that parse the first read (0: the kernel's thread alone); defaultIndexWorkers() unless given */
   indexWorkers?: number;
-  /** the kernel's thread waits for the index workers to start rather than read the first files itself (tests: workers on a small tree) */
-  waitForIndexWorkers?: boolean;
 }
 
 export class LocalSource implements Source {
@@ -128,6 +126,7 @@ export class LocalSource implements Source {
       read: (path) => this.searchIndex?.changed(path),
       log: this.log,
       indexWorkers: options.indexWorkers ?? defaultIndexWorkers(),
+      indexWorkersAfter: options.indexWorkersAfter,
       waitForIndexWorkers: options.waitForIndexWorkers,
     });
     this.searchIndex = options.searchFile ? this.openSearchIndex(options.searchFile) : null;

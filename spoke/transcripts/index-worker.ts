@@ -40,20 +40,25 @@ async function read({ job, path, place }: Extract<ToIndexer, { kind: 'read' }>):
     send({ kind: 'batch', job, records, state, last }, transferList(records));
   };
   try {
-    await tail.read({
-      restart: () => {},
-      line: (line) => {
-        if (line.length > HANDOVER_BYTES) {
-          post(false, { offset: line.offset, lines: line.number - 1, ino: tail.state()!.ino });
-          throw new Error(`line ${line.number} is longer than ${HANDOVER_BYTES >> 20} MB`);
-        }
-        packer.add(parseLine(line, path, place), line.number, line.offset);
-        if (packer.size < BATCH) return;
-        // the tail counts this line once the sink returns: the state after it, said here
-        const ino = tail.state()!.ino;
-        post(false, { offset: line.offset + line.length + 1, lines: line.number, ino });
+    // read on this thread: it has nothing else to do meanwhile
+    await tail.read(
+      {
+        restart: () => {},
+        line: (line) => {
+          if (line.length > HANDOVER_BYTES) {
+            post(false, { offset: line.offset, lines: line.number - 1, ino: tail.state()!.ino });
+            throw new Error(`line ${line.number} is longer than ${HANDOVER_BYTES >> 20} MB`);
+          }
+          packer.add(parseLine(line, path, place), line.number, line.offset);
+          if (packer.size < BATCH) return;
+          // the tail counts this line once the sink returns: the state after it, said here
+          const ino = tail.state()!.ino;
+          post(false, { offset: line.offset + line.length + 1, lines: line.number, ino });
+        },
       },
-    });
+      Infinity,
+      true,
+    );
     post(true);
   } catch (err) {
     send({ kind: 'failed', job, message: (err as Error).message });

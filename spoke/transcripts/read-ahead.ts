@@ -9,9 +9,19 @@ import type { FileTail } from './tail';
 // order, within a budget of transcript bytes handed out and not yet taken, so what waits to be
 // taken stays small however large the history. A file no worker has begun when its turn comes
 // (the workers are starting, or busy with the files after it) is read by the kernel's thread.
+// Nor does the kernel's thread wait for a worker still reading the file whose turn it is: it reads
+// the next file no worker has begun itself meanwhile (`steal`), so on few cores it parses too,
+// rather than idle while the workers parse.
 
 /** transcript bytes the workers may read ahead of the kernel's thread (their packed results are a fraction) */
 export const READ_AHEAD_BYTES = 64 * 1024 * 1024;
+/**
+ * Transcript bytes of the newest files the kernel's thread reads alone before the workers start:
+ * the first screen's sessions are among them, and a worker starting beside them (its own heap and
+ * code to load, on a core the kernel's thread shares with V8's helpers) put the first screen
+ * 0.1–0.3 s later on two cores (docs/performance.md).
+ */
+export const INDEX_WORKERS_AFTER_BYTES = 64 * 1024 * 1024;
 
 export interface AheadFile {
   path: string;
@@ -49,6 +59,23 @@ export class ReadAhead {
     return null;
   }
 
+  /**
+   * The nearest file after the one taken that no worker has begun, now the kernel's thread's to
+   * read out of its turn; null when every such file has a worker (or the workers are to read all).
+   */
+  steal(): string | null {
+    if (this.waitForWorkers) return null;
+    for (const [path, { prefetch, size }] of this.ahead) {
+      if (prefetch.started) continue;
+      prefetch.cancel();
+      this.ahead.delete(path);
+      this.bytes -= size;
+      this.topUp();
+      return path;
+    }
+    return null;
+  }
+
   /** Drops whatever was read ahead and not taken (the index stopped). */
   cancel(): void {
     for (const { prefetch } of this.ahead.values()) prefetch.cancel();
@@ -60,7 +87,7 @@ export class ReadAhead {
     // every worker has a file, and more while within the budget
     while (this.next < this.files.length && (this.ahead.size < this.pool.size || this.bytes < this.budget)) {
       const { path, size, place } = this.files[this.next++];
-      this.ahead.set(path, { prefetch: this.pool.read(path, place), size });
+      this.ahead.set(path, { prefetch: this.pool.read(path, place, size), size });
       this.bytes += size;
     }
   }

@@ -9,7 +9,7 @@ import type { FileIngest, SessionCatalog } from './catalog';
 import { blobFileOf, loadIndexCache, saveIndexCache } from './index-cache';
 import { IndexPool, type Prefetch } from './index-pool';
 import { dirWatchOf, placeOf, sessionFolderOf, type TranscriptPlace } from './paths';
-import { type AheadFile, ingestPrefetched, ReadAhead } from './read-ahead';
+import { type AheadFile, INDEX_WORKERS_AFTER_BYTES, ingestPrefetched, ReadAhead } from './read-ahead';
 import type { TranscriptSession } from './session';
 import { FileTail, type Line } from './tail';
 import { realRoot, refusedLink } from './tree-links';
@@ -77,7 +77,12 @@ export interface TrackerOptions {
   log(message: string): void;
   /** worker threads that parse the first read of files the cache does not vouch for; 0: none */
   indexWorkers?: number;
-  /** the kernel's thread waits for the index workers to start rather than read the first files itself (tests: workers on a small tree) */
+  /**
+   * bytes of the newest files the kernel's thread reads alone before the index workers start:
+   * INDEX_WORKERS_AFTER_BYTES unless told (tests: 0, workers on a small tree)
+   */
+  indexWorkersAfter?: number;
+  /** once the index workers start, the kernel's thread waits for them rather than read any file itself (tests: every file read by a worker) */
   waitForIndexWorkers?: boolean;
 }
 
@@ -146,21 +151,46 @@ export class TranscriptTracker {
     this.progress.bytesTotal = found.reduce((sum, f) => sum + f.size, 0);
     onProgress?.(this.progress);
     const toRead = found.filter((f) => !unchanged.has(f.path));
-    const ahead = this.readAhead(toRead);
+    let ahead: ReadAhead | null = null;
+    /** bytes the kernel's thread reads alone before the index workers start (none start without workers) */
+    let workersAfter = this.progress.workers > 0 ? (this.options.indexWorkersAfter ?? INDEX_WORKERS_AFTER_BYTES) : Infinity;
+    let readAlone = 0;
     let turn = 0;
+    /** files read out of their turn while a worker read the one whose turn it was */
+    const readEarly = new Set<string>();
+    const done = () => {
+      this.progress.filesDone++;
+      onProgress?.(this.progress);
+    };
     try {
       for (const { path, size } of found) {
         if (this.stopped) return;
+        if (readEarly.has(path)) continue;
         if (unchanged.has(path)) {
           this.progress.bytesDone += size;
           this.progress.filesFromCache++;
         } else {
-          if (!ahead) this.prefetchAfter(toRead, turn);
+          if (readAlone >= workersAfter) {
+            ahead = this.readAhead(toRead.slice(turn));
+            workersAfter = Infinity;
+          }
+          if (!ahead) {
+            this.prefetchAfter(toRead, turn);
+            readAlone += size;
+          }
           turn++;
-          await this.pump(path, ahead?.take(path) ?? null);
+          const prefetch = ahead?.take(path) ?? null;
+          for (let early = prefetch?.ready === false ? ahead!.steal() : null; early; early = prefetch!.ready ? null : ahead!.steal()) {
+            readEarly.add(early);
+            await this.pump(early, null, true);
+            done();
+            if (this.stopped) return;
+            // read without waiting on the event loop: it turns now, for what the workers posted meanwhile
+            await new Promise(setImmediate);
+          }
+          await this.pump(path, prefetch);
         }
-        this.progress.filesDone++;
-        onProgress?.(this.progress);
+        done();
       }
     } finally {
       // files opened ahead and not read since (the index stopped, or a read signalled meanwhile took the turn)
@@ -390,8 +420,12 @@ export class TranscriptTracker {
     for (const path of [...this.files.keys()]) if (path.startsWith(dir + sep)) this.forget(path);
   }
 
-  /** One reader per file at a time; a signal during a read makes the reader go round again. */
-  private pump(path: string, prefetch: Prefetch | null = null): Promise<void> {
+  /**
+   * One reader per file at a time; a signal during a read makes the reader go round again.
+   * `onThisThread`: the first read of a file taken from the index workers, while they keep every
+   * other core busy (FileTail.read).
+   */
+  private pump(path: string, prefetch: Prefetch | null = null, onThisThread = false): Promise<void> {
     const file = this.track(path);
     if (!file || file.reading !== null) prefetch?.cancel();
     if (!file) return Promise.resolve();
@@ -403,7 +437,7 @@ export class TranscriptTracker {
       let first = prefetch;
       do {
         file.again = false;
-        await this.readOnce(file, first);
+        await this.readOnce(file, first, onThisThread);
         first = null;
       } while (file.again && !this.stopped);
     })().finally(() => {
@@ -413,7 +447,7 @@ export class TranscriptTracker {
   }
 
   /** Reads what a file gained (with `prefetch`, what a worker read of it first). */
-  private async readOnce(file: TrackedFile, prefetch: Prefetch | null = null): Promise<void> {
+  private async readOnce(file: TrackedFile, prefetch: Prefetch | null = null, onThisThread = false): Promise<void> {
     const initial = !this.progress.done;
     const before = file.tail.offset;
     let woken: TranscriptSession[] = [];
@@ -429,13 +463,17 @@ export class TranscriptTracker {
       } else prefetch?.cancel();
       // then what the file gained meanwhile (or, when the worker stopped, the rest of it)
       if (!prefetch || !this.stopped)
-        await file.tail.read({
-          restart: (outcome) => {
-            this.options.log(`${file.path} was ${outcome}; reading it again from the start`);
-            file.ingest = this.catalog.openFile(file.path, file.place, true);
+        await file.tail.read(
+          {
+            restart: (outcome) => {
+              this.options.log(`${file.path} was ${outcome}; reading it again from the start`);
+              file.ingest = this.catalog.openFile(file.path, file.place, true);
+            },
+            line: (line) => file.ingest!.line(line),
           },
-          line: (line) => file.ingest!.line(line),
-        });
+          Infinity,
+          onThisThread,
+        );
       file.ingest.progress(file.tail.offset, file.tail.lines);
       void this.keepCopy(file);
     } catch (err) {

@@ -37,5 +37,6 @@ console.log(
     sessionCount,
     maxRssMB: process.resourceUsage().maxRSS / 1024,
     workers: indexing.workers,
+    filesByWorkers: indexing.filesByWorkers,
   }),
 );

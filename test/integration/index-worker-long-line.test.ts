@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +52,7 @@ describe('a line too long for an index worker', () => {
     const catalog = new SessionCatalog('test');
     const ingest = catalog.openFile(file, place, false);
     const tail = new FileTail(file);
-    const prefetch = pool.read(file, place);
+    const prefetch = pool.read(file, place, statSync(file).size);
     await ingestPrefetched(prefetch, ingest, tail);
     expect(prefetch.failure).toMatchObject({ died: false, message: `line ${BEFORE + 1} is longer than 4 MB` });
     // the worker posted every line before the long one

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalSource } from '../../spoke/source';
+import { LocalSource, type LocalSourceOptions } from '../../spoke/source';
 import type { FromIndexer } from '../../spoke/transcripts/index-messages';
 import { defaultIndexWorkers } from '../../spoke/transcripts/index-pool';
 import { FIXTURES } from '../helpers/kernel';
@@ -15,9 +15,15 @@ const logs: string[] = [];
 let alone: LocalSource;
 let withWorkers: LocalSource;
 
+/**
+ * A source on the fixtures whose workers start at once; a small awake limit: sessions fall asleep
+ * and wake while the index is built, as on a large history.
+ */
+const sourceWith = (options: Partial<LocalSourceOptions>) =>
+  new LocalSource({ projectsRoot: FIXTURES, host: HOST, awakeLimit: 2, indexWorkersAfter: 0, ...options });
+
 async function indexed(indexWorkers: number): Promise<LocalSource> {
-  // a small awake limit: sessions fall asleep and wake while the index is built, as on a large history
-  const source = new LocalSource({ projectsRoot: FIXTURES, host: HOST, awakeLimit: 2, indexWorkers, waitForIndexWorkers: true, log: (m) => logs.push(m) });
+  const source = sourceWith({ indexWorkers, waitForIndexWorkers: true, log: (m) => logs.push(m) });
   await source.start();
   return source;
 }
@@ -76,7 +82,7 @@ describe('index workers', () => {
 
   it('build the same index when their one worker dies part way through a file, which the kernel thread reads on', async () => {
     const said: string[] = [];
-    const source = new LocalSource({ projectsRoot: FIXTURES, host: HOST, awakeLimit: 2, indexWorkers: 1, waitForIndexWorkers: true, log: (m) => said.push(m) });
+    const source = sourceWith({ indexWorkers: 1, waitForIndexWorkers: true, log: (m) => said.push(m) });
     try {
       const started = source.start();
       // stopped once the kernel's thread has the first batch of the one fixture longer than a
@@ -97,7 +103,35 @@ describe('index workers', () => {
     }
   });
 
-  it('are none by default on two cores or fewer, else one per core beyond the kernel thread, at most three', () => {
-    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultIndexWorkers(cores))).toEqual([0, 0, 2, 3, 3, 3]);
+  it('build the same index when the kernel thread reads what no worker has begun rather than wait for one', async () => {
+    const said: string[] = [];
+    const source = sourceWith({ indexWorkers: 1, log: (m) => said.push(m) });
+    try {
+      await source.start();
+      const { filesByWorkers, filesDone, filesTotal } = source.kernel().indexing;
+      expect(filesDone).toBe(filesTotal);
+      expect(filesByWorkers).toBeLessThan(filesDone);
+      expect(await everything(source)).toEqual(await everything(alone));
+      expect(said).toEqual([]);
+    } finally {
+      await source.stop();
+    }
+  });
+
+  it('start once the kernel thread has read the newest files alone, and build the same index', async () => {
+    const source = sourceWith({ indexWorkers: 1, indexWorkersAfter: 1, waitForIndexWorkers: true });
+    try {
+      await source.start();
+      const { filesByWorkers, filesDone } = source.kernel().indexing;
+      // the first file reaches the threshold of one byte alone; every file after it is the worker's
+      expect(filesByWorkers).toBe(filesDone - 1);
+      expect(await everything(source)).toEqual(await everything(alone));
+    } finally {
+      await source.stop();
+    }
+  });
+
+  it('are none by default on one core, else one per core beyond the kernel thread, at most three', () => {
+    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultIndexWorkers(cores))).toEqual([0, 1, 2, 3, 3, 3]);
   });
 });

@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readlinkSync, renameSync, rmS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileTail, type Line } from '../../spoke/transcripts/tail';
+import { FileTail, type Line, type LineSink } from '../../spoke/transcripts/tail';
 
 let dir: string;
 beforeEach(() => {
@@ -31,13 +31,25 @@ const descriptorsOf = (file: string) =>
     }
   });
 
-describe('FileTail', () => {
+// The first index's reads beside index workers are on the reading thread itself (onThisThread);
+// every other read is on libuv's threads. Both read the same lines.
+describe.each([
+  ["on libuv's threads", false],
+  ['on its own thread', true],
+])('FileTail reading %s', (_, onThisThread) => {
+  class TailUnderTest extends FileTail {
+    override read(sink: LineSink, limit?: number) {
+      return super.read(sink, limit, onThisThread);
+    }
+  }
+  const tailOf = (file: string) => new TailUnderTest(file);
+
   it('delivers a line only once its newline arrives, even when a write splits a UTF-8 character', async () => {
     const file = join(dir, 'a.jsonl');
     const line = Buffer.from('{"text":"naïve café ✓"}\n');
     const cut = line.indexOf(Buffer.from('✓')) + 1; // inside the three bytes of ✓
     writeFileSync(file, line.subarray(0, cut));
-    const tail = new FileTail(file);
+    const tail = tailOf(file);
     const c = collector();
     await tail.read(c.sink);
     expect(c.lines).toHaveLength(0);
@@ -50,7 +62,7 @@ describe('FileTail', () => {
   it('reads only the new bytes on each call and numbers lines across calls', async () => {
     const file = join(dir, 'a.jsonl');
     writeFileSync(file, '{"n":1}\n{"n":2}\n');
-    const tail = new FileTail(file);
+    const tail = tailOf(file);
     const c = collector();
     await tail.read(c.sink);
     appendFileSync(file, '{"n":3}\n');
@@ -66,7 +78,7 @@ describe('FileTail', () => {
   it('reads a file again from the start when it shrinks', async () => {
     const file = join(dir, 'a.jsonl');
     writeFileSync(file, '{"n":1}\n{"n":2}\n');
-    const tail = new FileTail(file);
+    const tail = tailOf(file);
     const c = collector();
     await tail.read(c.sink);
     truncateSync(file, 8);
@@ -78,7 +90,7 @@ describe('FileTail', () => {
   it('reads a replaced file from the start even when it is larger', async () => {
     const file = join(dir, 'a.jsonl');
     writeFileSync(file, '{"n":1}\n');
-    const tail = new FileTail(file);
+    const tail = tailOf(file);
     const c = collector();
     await tail.read(c.sink);
     writeFileSync(join(dir, 'b.tmp'), '{"m":1}\n{"m":2}\n');
@@ -92,7 +104,7 @@ describe('FileTail', () => {
     const big = `{"data":"${'x'.repeat(3 * 1024 * 1024)}"}`;
     writeFileSync(file, `${big}\n{"n":2}\n`);
     const c = collector();
-    await new FileTail(file).read(c.sink);
+    await tailOf(file).read(c.sink);
     expect(c.lines.map((l) => l.text.length)).toEqual([big.length, 7]);
     expect(c.lines[1].offset).toBe(big.length + 1);
   });
@@ -102,7 +114,7 @@ describe('FileTail', () => {
     const big = `{"data":"${'é'.repeat(700 * 1024)}"}`; // 1.4 MB: longer than a read buffer
     writeFileSync(file, `{"n":"ü"}\n${big}\n`);
     const seen: string[] = [];
-    await new FileTail(file).read({
+    await tailOf(file).read({
       restart: () => {},
       line: (l) => seen.push(l.bytes.toString('utf8', l.start, l.start + l.length)),
     });
@@ -113,7 +125,7 @@ describe('FileTail', () => {
     const file = join(dir, 'a.jsonl');
     writeFileSync(file, '{"n":1}\n{"n":2}\n');
     const kept: Line[] = [];
-    await new FileTail(file).read({ restart: () => {}, line: (l) => kept.push(l) });
+    await tailOf(file).read({ restart: () => {}, line: (l) => kept.push(l) });
     expect(() => kept[0].text).toThrow(/after its sink returned/);
   });
 
@@ -124,14 +136,14 @@ describe('FileTail', () => {
       writeFileSync(path, `${lines(tag).join('\n')}\n`); // ~2.7 MB: three chunks each
       return { tag, path, c: collector() };
     });
-    await Promise.all(files.map(({ path, c }) => new FileTail(path).read(c.sink)));
+    await Promise.all(files.map(({ path, c }) => tailOf(path).read(c.sink)));
     for (const { tag, c } of files) expect(c.lines.map((l) => l.text)).toEqual(lines(tag));
   });
 
   it('takes a prefetch made at the offset it reads from; what was written after it comes with the next read at the latest', async () => {
     const file = join(dir, 'a.jsonl');
     writeFileSync(file, '{"n":1}\n');
-    const tail = new FileTail(file);
+    const tail = tailOf(file);
     const c = collector();
     await tail.read(c.sink);
     appendFileSync(file, '{"n":2}\n');
@@ -151,7 +163,7 @@ describe('FileTail', () => {
     const file = join(dir, 'a.jsonl');
     const lines = Array.from({ length: 3000 }, (_, i) => `{"n":${i},"pad":"${'x'.repeat(900)}"}`); // ~2.7 MB
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const tail = new FileTail(file);
+    const tail = tailOf(file);
     tail.prefetch();
     tail.resume({ offset: lines[0].length + 1, lines: 1, ino: statSync(file).ino });
     const c = collector();
@@ -161,7 +173,7 @@ describe('FileTail', () => {
   });
 
   it('says a prefetched file that is gone is missing', async () => {
-    const tail = new FileTail(join(dir, 'gone.jsonl'));
+    const tail = tailOf(join(dir, 'gone.jsonl'));
     tail.prefetch();
     expect(await tail.read(collector().sink)).toBe('missing');
   });
@@ -173,7 +185,7 @@ describe('FileTail', () => {
     const writer = spawn('sh', ['-c', `sleep 2; printf '{"n":1}\\n' > '${fifo}'`]);
     try {
       const started = Date.now();
-      const reading = new FileTail(fifo).read(collector().sink);
+      const reading = tailOf(fifo).read(collector().sink);
       const held = Date.now() - started;
       await expect(reading).rejects.toThrow('not a regular file');
       expect(held).toBeLessThan(1000);
@@ -186,7 +198,7 @@ describe('FileTail', () => {
   it.skipIf(process.platform !== 'linux')('closes the file after a read, after a sink that throws, and when a prefetch is dropped', async () => {
     const file = join(dir, 'a.jsonl');
     writeFileSync(file, '{"n":1}\n{"n":2}\n');
-    const tail = new FileTail(file);
+    const tail = tailOf(file);
     await tail.read(collector().sink);
     expect(descriptorsOf(file)).toEqual([]);
     appendFileSync(file, '{"n":3}\n');
@@ -205,7 +217,21 @@ describe('FileTail', () => {
     expect(descriptorsOf(file)).toEqual([]);
   });
 
+  it("passes on a sink's error from the first of several chunks, and closes the file", async () => {
+    const file = join(dir, 'a.jsonl');
+    const line = `{"data":"${'x'.repeat(1000)}"}\n`;
+    writeFileSync(file, line.repeat(3000));
+    const throwing = {
+      restart: () => {},
+      line: () => {
+        throw new Error('sink failed');
+      },
+    };
+    await expect(tailOf(file).read(throwing)).rejects.toThrow('sink failed');
+    if (process.platform === 'linux') expect(descriptorsOf(file)).toEqual([]);
+  });
+
   it('says a missing file is missing instead of throwing', async () => {
-    expect(await new FileTail(join(dir, 'gone.jsonl')).read(collector().sink)).toBe('missing');
+    expect(await tailOf(join(dir, 'gone.jsonl')).read(collector().sink)).toBe('missing');
   });
 });
