@@ -184,9 +184,10 @@ export class TranscriptTracker {
             readEarly.add(early);
             await this.pump(early, null, true);
             done();
-            if (this.stopped) return;
             // read without waiting on the event loop: it turns now, for what the workers posted meanwhile
             await new Promise(setImmediate);
+            // stopped meanwhile: stop() waited only for the reads begun before it
+            if (this.stopped) return;
           }
           await this.pump(path, prefetch);
         }
