@@ -11,7 +11,8 @@ import type { FileTail } from './tail';
 // (the workers are starting, or busy with the files after it) is read by the kernel's thread.
 // Nor does the kernel's thread wait for a worker still reading the file whose turn it is: it reads
 // the next file no worker has begun itself meanwhile (`steal`), so on few cores it parses too,
-// rather than idle while the workers parse.
+// rather than idle while the workers parse. Never one of a session whose files it would pass: the
+// catalog takes a session's files (and its subagents') in their order, which says theirs.
 
 /** transcript bytes the workers may read ahead of the kernel's thread (their packed results are a fraction) */
 export const READ_AHEAD_BYTES = 64 * 1024 * 1024;
@@ -27,12 +28,16 @@ export interface AheadFile {
   path: string;
   size: number;
   place: Pick<TranscriptPlace, 'fsid' | 'role'>;
+  /** the session whose files must be taken in their order: its own, or its parent's for a subagent */
+  group: string;
 }
 
 export class ReadAhead {
   private next = 0;
-  private readonly ahead = new Map<string, { prefetch: Prefetch; size: number }>();
+  private readonly ahead = new Map<string, { prefetch: Prefetch; size: number; group: string }>();
   private bytes = 0;
+  /** the group of the file whose turn it is */
+  private taken: string | null = null;
 
   constructor(
     private readonly pool: IndexPool,
@@ -48,6 +53,7 @@ export class ReadAhead {
   /** A file's turn: what a worker read of it, or null when the kernel's thread is to read it. */
   take(path: string): Prefetch | null {
     const taken = this.ahead.get(path);
+    this.taken = taken?.group ?? null;
     if (taken) {
       this.ahead.delete(path);
       this.bytes -= taken.size;
@@ -60,13 +66,18 @@ export class ReadAhead {
   }
 
   /**
-   * The nearest file after the one taken that no worker has begun, now the kernel's thread's to
-   * read out of its turn; null when every such file has a worker (or the workers are to read all).
+   * The nearest file after the one taken that no worker has begun and of no group of a file it
+   * passes, now the kernel's thread's to read out of its turn; null when there is none (or the
+   * workers are to read all).
    */
   steal(): string | null {
     if (this.waitForWorkers) return null;
-    for (const [path, { prefetch, size }] of this.ahead) {
-      if (prefetch.started) continue;
+    const passed = new Set([this.taken]);
+    for (const [path, { prefetch, size, group }] of this.ahead) {
+      if (prefetch.started || passed.has(group)) {
+        passed.add(group);
+        continue;
+      }
       prefetch.cancel();
       this.ahead.delete(path);
       this.bytes -= size;
@@ -86,8 +97,8 @@ export class ReadAhead {
   private topUp(): void {
     // every worker has a file, and more while within the budget
     while (this.next < this.files.length && (this.ahead.size < this.pool.size || this.bytes < this.budget)) {
-      const { path, size, place } = this.files[this.next++];
-      this.ahead.set(path, { prefetch: this.pool.read(path, place, size), size });
+      const { path, size, place, group } = this.files[this.next++];
+      this.ahead.set(path, { prefetch: this.pool.read(path, place, size), size, group });
       this.bytes += size;
     }
   }

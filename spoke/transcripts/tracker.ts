@@ -228,7 +228,11 @@ export class TranscriptTracker {
     const cold: AheadFile[] = [];
     for (const { path, size } of toRead) {
       const file = this.track(path);
-      if (file && !file.archived && file.tail.state() === null) cold.push({ path, size, place: file.place });
+      if (!file || file.archived || file.tail.state() !== null) continue;
+      const { place } = file;
+      // a subagent's parent: its folder's session, or one its lines name (the older layout: any of the project)
+      const group = place.role === 'subagent' ? (place.parentKey ?? place.project) : place.sessionKey;
+      cold.push({ path, size, place, group });
     }
     if (cold.length === 0) return null;
     this.pool = new IndexPool(Math.min(workers, cold.length), this.options.log);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalSource } from '../../spoke/source';
 import { Prefetch } from '../../spoke/transcripts/index-pool';
+import { ReadAhead } from '../../spoke/transcripts/read-ahead';
 import { TranscriptTracker } from '../../spoke/transcripts/tracker';
 import { transcriptLine } from '../helpers/transcript-tree';
 import { until } from '../helpers/wait';
@@ -77,6 +78,29 @@ function stealAtAgentA(slow: number): void {
 }
 
 describe('the first index, with the kernel thread reading out of turn', () => {
+  it('lists a session’s subagents in the same order as the kernel thread alone', async () => {
+    const alone = source(0);
+    await alone.start();
+    const expected = alone.session(HOST, 'parent')?.subagentKeys;
+    await alone.stop();
+    expect(expected).toEqual(['agent-a', 'agent-b']);
+
+    stealAtAgentA(1);
+    const steal = vi.spyOn(ReadAhead.prototype, 'steal');
+    const stealing = source(1);
+    try {
+      await stealing.start();
+      const { filesByWorkers, filesDone, filesTotal } = stealing.kernel().indexing;
+      expect(filesDone).toBe(filesTotal);
+      expect(stealing.session(HOST, 'parent')?.subagentKeys).toEqual(expected);
+      // read while the worker read agent-a: another session's file, not agent-b
+      expect(steal.mock.results[0].value).toBe(files.other);
+      expect(filesByWorkers).toBeGreaterThanOrEqual(2);
+    } finally {
+      await stealing.stop();
+    }
+  });
+
   it('reads no file once stopped between two files read out of turn', async () => {
     stealAtAgentA(2);
     const stealing = source(1);

@@ -7,7 +7,7 @@ import type { PackedRecords } from '../../spoke/transcripts/record-transfer';
 // at its turn, and reads a file no worker has begun rather than wait for a worker.
 
 const place = { fsid: 'f', role: 'main' } as const;
-const files = ['a', 'b', 'c', 'd', 'e', 'f'].map((path) => ({ path, size: 10, place }));
+const files = ['a', 'b', 'c', 'd', 'e', 'f'].map((path) => ({ path, size: 10, place, group: path }));
 const noRecords: PackedRecords = { count: 0, ints: new Int32Array(0), nums: new Float64Array(0), bytes: new Uint8Array(0), ends: new Int32Array(0) };
 
 /** A pool of one worker that begins nothing by itself: the test says which files it has. */
@@ -51,6 +51,20 @@ describe('ReadAhead', () => {
     expect(ahead.take('b')).toBe(handedOut.get('b'));
     // a file read out of its turn is no worker's when its turn comes
     expect(ahead.take('c')).toBe(null);
+  });
+
+  it("never gives the kernel's thread a file of a session whose files it would pass", () => {
+    const { pool, handedOut } = fakePool();
+    // a and d are one session's (a subagent's and its parent's, say), as are b and e
+    const grouped = files.map((f) => ({ ...f, group: { a: 'A', d: 'A', b: 'B', e: 'B' }[f.path] ?? f.path }));
+    const ahead = new ReadAhead(pool, grouped, false, 60);
+    handedOut.get('a')!.started = true;
+    handedOut.get('b')!.started = true;
+    ahead.take('a');
+    // c passes a and b, which a worker has; d would pass a, e would pass b
+    expect(ahead.steal()).toBe('c');
+    expect(ahead.steal()).toBe('f');
+    expect(ahead.steal()).toBe(null);
   });
 
   it('calls a file ready once a batch of it has come, or the worker is done with it', () => {
