@@ -11,8 +11,9 @@ import type { FileTail } from './tail';
 // (the workers are starting, or busy with the files after it) is read by the kernel's thread.
 // Nor does the kernel's thread wait for a worker still reading the file whose turn it is: it reads
 // the next file no worker has begun itself meanwhile (`steal`), so on few cores it parses too,
-// rather than idle while the workers parse. Never one of a session whose files it would pass: the
-// catalog takes a session's files (and its subagents') in their order, which says theirs.
+// rather than idle while the workers parse. Never one of a project whose files it would pass: the
+// catalog takes a project's files in their order, which says the order of a session's files and
+// subagents, and which of two summaries of one line names its session.
 
 /** transcript bytes the workers may read ahead of the kernel's thread (their packed results are a fraction) */
 export const READ_AHEAD_BYTES = 64 * 1024 * 1024;
@@ -28,7 +29,7 @@ export interface AheadFile {
   path: string;
   size: number;
   place: Pick<TranscriptPlace, 'fsid' | 'role'>;
-  /** the session whose files must be taken in their order: its own, or its parent's for a subagent */
+  /** the files taken in their order whatever the workers' pace: the project's */
   group: string;
 }
 

@@ -101,7 +101,14 @@ interface Opened {
 
 function readChunk(fd: number, buffer: Buffer, at: number, limit: number, onThisThread: boolean): Promise<Chunk> | Chunk {
   const asked = Math.max(0, Math.min(buffer.length, limit - at));
-  if (onThisThread) return { buffer, at, asked, bytesRead: readSync(fd, buffer, 0, asked, at) };
+  if (onThisThread) {
+    try {
+      return { buffer, at, asked, bytesRead: readSync(fd, buffer, 0, asked, at) };
+    } catch (err) {
+      // failed as a read on libuv's would: once the chunk before has been split
+      return Promise.reject(err);
+    }
+  }
   return new Promise((resolve, reject) => {
     read(fd, buffer, 0, asked, at, (err, bytesRead) => (err ? reject(err) : resolve({ buffer, at, asked, bytesRead })));
   });

@@ -229,10 +229,10 @@ export class TranscriptTracker {
     for (const { path, size } of toRead) {
       const file = this.track(path);
       if (!file || file.archived || file.tail.state() !== null) continue;
-      const { place } = file;
-      // a subagent's parent: its folder's session, or one its lines name (the older layout: any of the project)
-      const group = place.role === 'subagent' ? (place.parentKey ?? place.project) : place.sessionKey;
-      cold.push({ path, size, place, group });
+      // opened ahead of its turn before the workers started: a worker reads it now, and the size
+      // it was opened at would make the file look cut short if it grew meanwhile
+      file.tail.dropPrefetch();
+      cold.push({ path, size, place: file.place, group: file.place.project });
     }
     if (cold.length === 0) return null;
     this.pool = new IndexPool(Math.min(workers, cold.length), this.options.log);

@@ -34,15 +34,17 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'loom-steal-'));
   const project = join(root, '-home-dev-app');
   const agents = join(project, 'parent', 'subagents');
+  const elsewhere = join(root, '-home-dev-lib');
   mkdirSync(agents, { recursive: true });
+  mkdirSync(elsewhere);
   files = {
     newest: write(join(project, 'newest.jsonl'), 'newest', 2),
     // over 4 MB: the worker holds it and the filler only; the rest are the kernel thread's to take
     agentA: write(join(agents, 'agent-a.jsonl'), 'parent', 1200, 4096),
     filler: write(join(project, 'filler.jsonl'), 'filler', 2),
     agentB: write(join(agents, 'agent-b.jsonl'), 'parent', 2),
-    other: write(join(project, 'other.jsonl'), 'other', 2),
-    another: write(join(project, 'another.jsonl'), 'another', 2),
+    other: write(join(elsewhere, 'other.jsonl'), 'other', 2),
+    another: write(join(elsewhere, 'another.jsonl'), 'another', 2),
     parent: write(join(project, 'parent.jsonl'), 'parent', 2),
   };
   const now = Date.now() / 1000;
@@ -93,7 +95,7 @@ describe('the first index, with the kernel thread reading out of turn', () => {
       const { filesByWorkers, filesDone, filesTotal } = stealing.kernel().indexing;
       expect(filesDone).toBe(filesTotal);
       expect(stealing.session(HOST, 'parent')?.subagentKeys).toEqual(expected);
-      // read while the worker read agent-a: another session's file, not agent-b
+      // read while the worker read agent-a: a file of another project, not agent-b
       expect(steal.mock.results[0].value).toBe(files.other);
       expect(filesByWorkers).toBeGreaterThanOrEqual(2);
     } finally {
