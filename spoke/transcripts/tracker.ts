@@ -180,15 +180,9 @@ export class TranscriptTracker {
           }
           turn++;
           const prefetch = ahead?.take(path) ?? null;
-          for (let early = prefetch?.ready === false ? ahead!.steal() : null; early; early = prefetch!.ready ? null : ahead!.steal()) {
-            readEarly.add(early);
-            await this.pump(early, null, true);
-            done();
-            // read without waiting on the event loop: it turns now, for what the workers posted meanwhile
-            await new Promise(setImmediate);
-            // stopped meanwhile: stop() waited only for the reads begun before it
-            if (this.stopped) return;
-          }
+          if (prefetch) await this.readOutOfTurn(ahead!, prefetch, readEarly, done);
+          // stopped meanwhile: stop() waited only for the reads begun before it
+          if (this.stopped) return;
           await this.pump(path, prefetch);
         }
         done();
@@ -216,6 +210,22 @@ export class TranscriptTracker {
     if (this.progress.done && this.cacheStale) this.saveCache();
     this.blobs?.close();
     this.blobs = null;
+  }
+
+  /**
+   * While no batch of the file whose turn it is has come from its worker, the kernel's thread reads
+   * the next files no worker has begun itself (ReadAhead.steal), each done as it is read.
+   */
+  private async readOutOfTurn(ahead: ReadAhead, prefetch: Prefetch, readEarly: Set<string>, done: () => void): Promise<void> {
+    while (!prefetch.ready && !this.stopped) {
+      const early = ahead.steal();
+      if (early === null) return;
+      readEarly.add(early);
+      await this.pump(early, null, true);
+      done();
+      // read without waiting on the event loop: it turns now, for what the workers posted meanwhile
+      await new Promise(setImmediate);
+    }
   }
 
   /**
