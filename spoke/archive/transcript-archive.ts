@@ -62,6 +62,8 @@ export class TranscriptArchive {
   private readonly queue = new KeyedQueue();
   private readonly cache = new RecentChunks();
   private readonly chunkBytes: number;
+  /** read buffers of a chunk's size, one per copy in progress, kept between copies */
+  private readonly readBuffers: Buffer[] = [];
   private readonly quietMs: number;
   private readonly now: () => number;
   private dropped: DroppedCounts = noneDropped();
@@ -248,11 +250,18 @@ export class TranscriptArchive {
 
   /** Appends bytes [copy.rawBytes, end) of the live file: whole chunks where there are enough, the rest to the tail. */
   private async append(copy: TranscriptCopy, handle: FileHandle, end: number): Promise<void> {
-    while (copy.rawBytes < end) {
-      const want = Math.min(this.chunkBytes - copy.tailLength, end - copy.rawBytes);
-      const bytes = await readAt(handle, copy.rawBytes, want, copy.header.path);
-      if (copy.tailLength + bytes.length < this.chunkBytes) await copy.appendTail(bytes);
-      else await copy.appendChunk(copy.tailLength > 0 ? Buffer.concat([await copy.readTail(), bytes]) : bytes);
+    // a chunk's read buffer is taken back for the next: one new buffer per chunk (each garbage
+    // once compressed) left the kernel ~15 MB larger while the first copy pass ran
+    const buffer = this.readBuffers.pop() ?? Buffer.allocUnsafeSlow(this.chunkBytes);
+    try {
+      while (copy.rawBytes < end) {
+        const want = Math.min(this.chunkBytes - copy.tailLength, end - copy.rawBytes);
+        const bytes = await readInto(handle, buffer.subarray(0, want), copy.rawBytes, copy.header.path);
+        if (copy.tailLength + bytes.length < this.chunkBytes) await copy.appendTail(bytes);
+        else await copy.appendChunk(copy.tailLength > 0 ? Buffer.concat([await copy.readTail(), bytes]) : bytes);
+      }
+    } finally {
+      this.readBuffers.push(buffer);
     }
   }
 
@@ -362,9 +371,13 @@ function headOf(bytes: Buffer): Head {
 }
 
 async function readAt(handle: FileHandle, position: number, length: number, path: string): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
-  const { bytesRead } = await handle.read(buffer, 0, length, position);
-  if (bytesRead < length) throw new Error(`${path} shrank while it was being archived`);
+  return readInto(handle, Buffer.alloc(length), position, path);
+}
+
+/** Fills `buffer` from `position` of the file. */
+async function readInto(handle: FileHandle, buffer: Buffer, position: number, path: string): Promise<Buffer> {
+  const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+  if (bytesRead < buffer.length) throw new Error(`${path} shrank while it was being archived`);
   return buffer;
 }
 

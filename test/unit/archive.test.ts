@@ -131,6 +131,29 @@ describe('the transcript archive', () => {
     }
   });
 
+  it('copies several transcripts at once, each copy holding its own bytes (their reads share no buffer)', async () => {
+    const archive = open({ chunkBytes: 16 * 1024 });
+    const fixtures = [BIG, MEDIUM, SMALL, TINY, BIG, MEDIUM];
+    const lives = await Promise.all(fixtures.map((fixture, i) => copyWhole(archive, `p/${i}.jsonl`, fixture)));
+    // a second round reuses the buffers the first gave back
+    const more = await Promise.all(fixtures.map((fixture, i) => copyWhole(archive, `q/${i}.jsonl`, fixture)));
+    for (const [i, live] of [...lives, ...more].entries()) {
+      const name = `${i < fixtures.length ? 'p' : 'q'}/${i % fixtures.length}.jsonl`;
+      expect(sha(await readAll(archive, name)), name).toBe(sha(live.bytes));
+    }
+  });
+
+  it("compresses each chunk with a window no larger than the chunk needs, not brotli's 4 MiB default", async () => {
+    const archive = open();
+    const { bytes } = await copyWhole(archive, 'big.jsonl', BIG);
+    const chunks = readFileSync(onlyFile('.chunks'));
+    // a brotli stream opens with its window's size: 1 bit set, then 3 bits n, the window 2^(17 + n)
+    const first = chunks[0];
+    expect(first & 1).toBe(1);
+    expect(17 + ((first >> 1) & 7)).toBe(19);
+    expect(sha(await readAll(archive, 'big.jsonl'))).toBe(sha(bytes));
+  });
+
   it('never rewrites a chunk: the chunk file only grows, its earlier bytes unchanged', async () => {
     const archive = open();
     const live = liveCopyOf(BIG);
