@@ -154,6 +154,31 @@ describe('the transcript archive', () => {
     expect(sha(await readAll(archive, 'big.jsonl'))).toBe(sha(bytes));
   });
 
+  it('keeps a few read buffers after a burst of copies at once, not one per copy that ran (a session caught up with its subagents)', async () => {
+    const archive = open();
+    await Promise.all(Array.from({ length: 64 }, (_, i) => copyWhole(archive, `burst/${i}.jsonl`, TINY)));
+    // 64 copies of 50 KB each: the old code's buffers were garbage once written, about 3 MB
+    const pooled = (archive as unknown as { readBuffers: Buffer[] }).readBuffers;
+    expect(pooled.reduce((bytes, buffer) => bytes + buffer.length, 0)).toBeLessThanOrEqual(4 * CHUNK_BYTES);
+    for (const i of [0, 63]) expect(sha(await readAll(archive, `burst/${i}.jsonl`))).toBe(sha(readFileSync(TINY)));
+  });
+
+  it('goes on with a copy whose tail is longer than a chunk (opened again with smaller chunks), never past the end it is given', async () => {
+    const first = open({ chunkBytes: 64 * 1024 });
+    const live = liveCopyOf(BIG);
+    live.growTo(20 * 1024);
+    await first.copy('big.jsonl', live.path, 20 * 1024);
+    await first.close();
+
+    const again = open({ chunkBytes: 16 * 1024 });
+    live.growTo(60 * 1024);
+    await again.copy('big.jsonl', live.path, 25 * 1024);
+    expect(again.archivedTo('big.jsonl')).toBe(25 * 1024);
+    expect(sha(await readAll(again, 'big.jsonl'))).toBe(sha(live.bytes.subarray(0, 25 * 1024)));
+    await again.copy('big.jsonl', live.path, 60 * 1024);
+    expect(sha(await readAll(again, 'big.jsonl'))).toBe(sha(live.bytes.subarray(0, 60 * 1024)));
+  });
+
   it('never rewrites a chunk: the chunk file only grows, its earlier bytes unchanged', async () => {
     const archive = open();
     const live = liveCopyOf(BIG);
