@@ -56,13 +56,15 @@ const QUIET_MS = 60 * 60 * 1000;
 /** how often quiet tails are compressed and the catalog saved */
 const SETTLE_EVERY_MS = 60 * 1000;
 const MAX_NAME = 4096;
+/** read buffers kept for the next copies: the copy pass copies one file at a time, live files a few at once */
+const KEPT_READ_BUFFERS = 4;
 
 export class TranscriptArchive {
   private readonly held = new Map<string, Held>();
   private readonly queue = new KeyedQueue();
   private readonly cache = new RecentChunks();
   private readonly chunkBytes: number;
-  /** read buffers of a chunk's size, one per copy in progress, kept between copies */
+  /** read buffers of a chunk's size, one per copy in progress, up to KEPT_READ_BUFFERS kept between copies */
   private readonly readBuffers: Buffer[] = [];
   private readonly quietMs: number;
   private readonly now: () => number;
@@ -251,17 +253,25 @@ export class TranscriptArchive {
   /** Appends bytes [copy.rawBytes, end) of the live file: whole chunks where there are enough, the rest to the tail. */
   private async append(copy: TranscriptCopy, handle: FileHandle, end: number): Promise<void> {
     // a chunk's read buffer is taken back for the next: one new buffer per chunk (each garbage
-    // once compressed) left the kernel ~15 MB larger while the first copy pass ran
-    const buffer = this.readBuffers.pop() ?? Buffer.allocUnsafeSlow(this.chunkBytes);
+    // once compressed) left the kernel ~15 MB larger while the first copy pass ran. Only a few
+    // are kept: a burst of copies at once (a session caught up with its subagents) would
+    // otherwise leave one per copy held for good; and a copy that needs less than a chunk,
+    // with none kept, reads into a buffer of its own size.
+    const buffer = this.readBuffers.pop() ?? Buffer.allocUnsafeSlow(Math.min(this.chunkBytes, end - copy.rawBytes));
     try {
       while (copy.rawBytes < end) {
+        // a tail a chunk long or longer (written when chunks were larger) is a chunk of its own
+        if (copy.tailLength >= this.chunkBytes) {
+          await copy.appendChunk(await copy.readTail());
+          continue;
+        }
         const want = Math.min(this.chunkBytes - copy.tailLength, end - copy.rawBytes);
         const bytes = await readInto(handle, buffer.subarray(0, want), copy.rawBytes, copy.header.path);
         if (copy.tailLength + bytes.length < this.chunkBytes) await copy.appendTail(bytes);
         else await copy.appendChunk(copy.tailLength > 0 ? Buffer.concat([await copy.readTail(), bytes]) : bytes);
       }
     } finally {
-      this.readBuffers.push(buffer);
+      if (buffer.length === this.chunkBytes && this.readBuffers.length < KEPT_READ_BUFFERS) this.readBuffers.push(buffer);
     }
   }
 
