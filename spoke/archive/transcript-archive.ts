@@ -64,7 +64,7 @@ export class TranscriptArchive {
   private readonly queue = new KeyedQueue();
   private readonly cache = new RecentChunks();
   private readonly chunkBytes: number;
-  /** read buffers of a chunk's size, one per copy in progress, up to KEPT_READ_BUFFERS kept between copies */
+  /** read buffers of a chunk's size given back by finished copies, KEPT_READ_BUFFERS at most */
   private readonly readBuffers: Buffer[] = [];
   private readonly quietMs: number;
   private readonly now: () => number;
@@ -252,11 +252,9 @@ export class TranscriptArchive {
 
   /** Appends bytes [copy.rawBytes, end) of the live file: whole chunks where there are enough, the rest to the tail. */
   private async append(copy: TranscriptCopy, handle: FileHandle, end: number): Promise<void> {
-    // a chunk's read buffer is taken back for the next: one new buffer per chunk (each garbage
-    // once compressed) left the kernel ~15 MB larger while the first copy pass ran. Only a few
-    // are kept: a burst of copies at once (a session caught up with its subagents) would
-    // otherwise leave one per copy held for good; and a copy that needs less than a chunk,
-    // with none kept, reads into a buffer of its own size.
+    // one buffer for every chunk of the copy: a new one per chunk (each garbage once compressed)
+    // left the kernel ~15 MB larger while the first copy pass ran. With none kept, a copy of less
+    // than a chunk reads into a buffer of its own size, which is not kept.
     const buffer = this.readBuffers.pop() ?? Buffer.allocUnsafeSlow(Math.min(this.chunkBytes, end - copy.rawBytes));
     try {
       while (copy.rawBytes < end) {
