@@ -1,4 +1,5 @@
 import type { Json } from './fields';
+import { LINE_SCANNER_WASM } from './line-scanner-wasm';
 
 // Reads the few fields the index needs from one JSON line's UTF-8 bytes, without decoding the
 // line or building the rest of it. Most of a transcript's bytes are strings nobody indexes (tool
@@ -33,65 +34,131 @@ export interface Want {
   when?: (holder: Json, record: Json) => boolean;
 }
 
-/** A Want made ready for matching keys as bytes. */
+/** A Want made ready for the scanner: where it sits in the scanner's memory. */
 export interface Plan {
-  /** keys by their length in bytes */
-  readonly keys: Key[][] | null;
-  readonly items: Plan | null;
-  readonly prefix: Buffer | null;
-  readonly when: ((holder: Json, record: Json) => boolean) | null;
+  readonly address: number;
 }
 
-interface Key {
-  readonly name: string;
-  readonly bytes: Buffer;
-  readonly plan: Plan;
+type When = (holder: Json, record: Json) => boolean;
+
+// The scanner's memory, laid out by this file (line-scanner.as.ts reads it so): plans from
+// PLANS (address 0 means none), the tape from TAPE, the line being read from LINE. A line longer
+// than the resident memory holds is read in a memory made for it alone, so one long line does
+// not keep its size for good.
+const PLANS = 16;
+const TAPE = 64 * 1024;
+/** Room for 65,536 kept values: a line with more (none is known) is parsed whole. */
+const TAPE_END = TAPE + 1024 * 1024;
+const LINE = TAPE_END;
+/** The scanner reads sixteen bytes at a time, up to the line's end: room past it. */
+const SLACK = 16;
+const PAGE = 64 * 1024;
+const RESIDENT_LINE = 1024 * 1024;
+
+// Tape entries, four words each (op and flags, key, from, to); keep in step with line-scanner.as.ts.
+const OBJECT = 1;
+const ARRAY = 2;
+const END = 3;
+const STRING = 4;
+const NUMBER = 5;
+const TRUE = 6;
+const FALSE = 7;
+const NULL = 8;
+const WHOLE = 9;
+const ABSENT = 10;
+const DEFERRED = 1 << 8;
+const ESCAPED = 1 << 9;
+const HIGH = 1 << 10;
+
+const ZERO = 0x30;
+const NINE = 0x39;
+
+const wasm = new WebAssembly.Module(Buffer.from(LINE_SCANNER_WASM, 'base64'));
+
+/** A memory and the scanner instance that reads it. */
+class Arena {
+  readonly bytes: Uint8Array;
+  readonly words: Int32Array;
+  readonly lineCapacity: number;
+  private readonly scanner: (plan: number, start: number, stop: number, tapeStart: number, tapeStop: number) => number;
+
+  constructor(lineCapacity: number) {
+    const memory = new WebAssembly.Memory({ initial: Math.ceil((LINE + lineCapacity + SLACK) / PAGE) });
+    const instance = new WebAssembly.Instance(wasm, { env: { memory } });
+    this.scanner = instance.exports.scan as Arena['scanner'];
+    this.bytes = new Uint8Array(memory.buffer);
+    this.words = new Int32Array(memory.buffer, 0, TAPE_END / 4);
+    this.lineCapacity = lineCapacity;
+  }
+
+  /** The line at [start, end) of `buf` read by `plan` onto the tape: how many entries, or -1. */
+  scan(buf: Buffer, start: number, end: number, plan: Plan): number {
+    this.bytes.set(buf.subarray(start, end), LINE);
+    return this.scanner(plan.address, LINE, LINE + end - start, TAPE, TAPE_END);
+  }
+}
+
+const resident = new Arena(RESIDENT_LINE);
+/** The next free byte for plans. */
+let plansEnd = PLANS;
+/** Every key of every plan, by its number on the tape. */
+const keyNames: string[] = [];
+const keyWhens: (When | null)[] = [];
+
+function allocate(bytes: number): number {
+  const address = plansEnd;
+  plansEnd += (bytes + 3) & ~3;
+  if (plansEnd > TAPE) throw new Error('line-scanner: the plans outgrew their room (PLANS to TAPE)');
+  return address;
 }
 
 export function compileWant(want: Want): Plan {
-  let keys: Key[][] | null = null;
-  if (want.fields) {
-    keys = [];
-    for (const [name, child] of Object.entries(want.fields)) {
-      const bytes = Buffer.from(name);
-      keys[bytes.length] ??= [];
-      keys[bytes.length].push({ name, bytes, plan: compileWant(child) });
-    }
+  const { words, bytes } = resident;
+  const keys = Object.entries(want.fields ?? {}).map(([name, child]) => {
+    const encoded = Buffer.from(name);
+    const nameAddress = allocate(encoded.length);
+    bytes.set(encoded, nameAddress);
+    const number = keyNames.push(name) - 1;
+    keyWhens.push(child.when ?? null);
+    const address = allocate(20);
+    words.set([nameAddress, encoded.length, compileWant(child).address, number, child.when ? 1 : 0], address / 4);
+    return { address, hash: hashOf(encoded) };
+  });
+  // at most half full, so a probe ends soon at an empty slot
+  const slots = Math.max(8, 2 ** Math.ceil(Math.log2(keys.length * 2)));
+  const table = allocate(slots * 4);
+  for (const { address, hash } of keys) {
+    let slot = hash & (slots - 1);
+    while (words[table / 4 + slot] !== 0) slot = (slot + 1) & (slots - 1);
+    words[table / 4 + slot] = address;
   }
-  return {
-    keys,
-    items: want.items ? compileWant(want.items) : null,
-    prefix: want.prefix === undefined ? null : Buffer.from(want.prefix),
-    when: want.when ?? null,
-  };
+  const items = want.items ? compileWant(want.items).address : 0;
+  let prefix = 0;
+  const prefixBytes = want.prefix === undefined ? null : Buffer.from(want.prefix);
+  if (prefixBytes) {
+    prefix = allocate(prefixBytes.length);
+    bytes.set(prefixBytes, prefix);
+  }
+  const address = allocate(24);
+  words.set([want.fields ? keys.length : -1, items, prefix, prefixBytes?.length ?? 0, table, slots - 1], address / 4);
+  return { address };
 }
 
-/** A kept value decided once the line is read (`when`); kept from line to line, so no line allocates one. */
-interface Deferred {
-  holder: Json;
-  name: string;
-  from: number;
-  when: (holder: Json, record: Json) => boolean;
+/** A key name's hash, as line-scanner.as.ts takes it while finding the name's end. */
+function hashOf(name: Buffer): number {
+  let hash = 0;
+  for (const c of name) hash = (Math.imul(hash, 31) + c) >>> 0;
+  return hash;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const MINUS = 0x2d;
-const PLUS = 0x2b;
-const DOT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
-/** Deeper than this the line is parsed whole: real transcripts nest far less. */
-const MAX_DEPTH = 64;
-/** Strings shorter than this (keys, ids) are walked byte by byte: cheaper than a native call. */
-const SHORT_STRING = 24;
-const EMPTY = Buffer.alloc(0);
+/** An arena for a line longer than the resident one holds, with the plans copied in. */
+function arenaFor(length: number): Arena {
+  if (length <= RESIDENT_LINE) return resident;
+  const arena = new Arena(length);
+  arena.bytes.set(resident.bytes.subarray(0, plansEnd));
+  return arena;
+}
+
 /**
  * Strings shorter than this are shared between lines (types, models, tool names, branches):
  * longer ones (ids, times, paths) differ from line to line, and looking them up cost more than
@@ -105,346 +172,134 @@ interface DecodingBuffer extends Buffer {
   latin1Slice(start: number, end: number): string;
   utf8Slice(start: number, end: number): string;
 }
-const TRUE = Buffer.from('true');
-const FALSE = Buffer.from('false');
-const NULL = Buffer.from('null');
 
-class Scanner {
-  private buf: Buffer = EMPTY;
-  private end = 0;
-  /** the value the last read produced */
-  private value: unknown = undefined;
-  private readonly deferred: Deferred[] = [];
-  private deferredCount = 0;
+/** A value kept whole, decided once the line is read (`when`); kept from line to line, so no line allocates one. */
+interface Deferred {
+  holder: Json;
+  key: number;
+  entry: number;
+}
+const deferred: Deferred[] = [];
+/** The containers open while the tape is read, outermost first. */
+const open: (Json | unknown[])[] = [];
+/** Holds the record while it is built, as an array holds its items. */
+const top: unknown[] = [];
 
-  scan(buf: Buffer, start: number, end: number, plan: Plan): Json | null {
-    this.buf = buf;
-    this.end = end;
-    try {
-      const p = this.ws(start);
-      if (this.byte(p) !== LBRACE || plan.keys === null) return null;
-      const to = this.object(p, plan, 0);
-      if (to < 0 || this.ws(to) !== end) return null;
-      const record = this.value as Json;
-      for (let i = 0; i < this.deferredCount; i++) {
-        const { holder, name, from, when } = this.deferred[i];
-        if (!when(holder, record)) continue;
-        if (this.whole(from, 0) < 0) return null;
-        holder[name] = this.value;
+/** The sparse object the tape's `count` entries describe; `delta` turns a memory address into a place in `buf`. */
+function build(words: Int32Array, count: number, buf: DecodingBuffer, delta: number): Json {
+  let deferredCount = 0;
+  let depth = 0;
+  let holder: Json | unknown[] = top;
+  for (let entry = TAPE / 4, last = entry + count * 4; entry < last; entry += 4) {
+    const op = words[entry] & 0xff;
+    if (op === END) {
+      holder = open[--depth];
+      continue;
+    }
+    const key = words[entry + 1];
+    let value: unknown;
+    if (op === OBJECT) {
+      value = {};
+    } else if (op === ARRAY) {
+      value = [];
+    } else if ((words[entry] & DEFERRED) !== 0) {
+      const d = deferred[deferredCount++];
+      if (d === undefined) deferred.push({ holder: holder as Json, key, entry });
+      else {
+        d.holder = holder as Json;
+        d.key = key;
+        d.entry = entry;
       }
-      return record;
-    } catch {
-      // a kept value JSON.parse rejects: the whole line is parsed, for JSON.parse's own message
-      return null;
-    } finally {
-      this.buf = EMPTY;
-      this.value = undefined;
-      this.deferredCount = 0;
+      continue;
+    } else {
+      value = decode(words, entry, buf, delta);
+    }
+    // Last one wins, as in JSON.parse, when a key comes twice.
+    if (key < 0) (holder as unknown[]).push(value);
+    else (holder as Json)[keyNames[key]] = value;
+    if (op === OBJECT || op === ARRAY) {
+      open[depth++] = holder;
+      holder = value as Json | unknown[];
     }
   }
-
-  private defer(holder: Json, name: string, from: number, when: Deferred['when']): void {
-    const d = this.deferred[this.deferredCount++];
-    if (d === undefined) {
-      this.deferred.push({ holder, name, from, when });
-      return;
-    }
-    d.holder = holder;
-    d.name = name;
-    d.from = from;
-    d.when = when;
+  const record = top.pop() as Json;
+  for (let i = 0; i < deferredCount; i++) {
+    const { holder: at, key, entry } = deferred[i];
+    if (keyWhens[key]!(at, record)) at[keyNames[key]] = decode(words, entry, buf, delta);
   }
-
-  private byte(p: number): number {
-    return p < this.end ? this.buf[p] : -1;
-  }
-
-  private ws(p: number): number {
-    const { buf, end } = this;
-    while (p < end) {
-      const c = buf[p];
-      if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) break;
-      p++;
-    }
-    return p;
-  }
-
-  /** An object read sparsely into `this.value`; `p` is at its `{`. Returns where it ends, or -1. */
-  private object(p: number, plan: Plan, depth: number): number {
-    const holder: Json = {};
-    p = this.ws(p + 1);
-    if (this.byte(p) === RBRACE) {
-      this.value = holder;
-      return p + 1;
-    }
-    for (;;) {
-      if (this.byte(p) !== QUOTE) return -1;
-      const close = this.keyEnd(p + 1);
-      if (close < 0) return -1;
-      const key = this.keyAt(plan.keys!, p + 1, close);
-      p = this.ws(close + 1);
-      if (this.byte(p) !== COLON) return -1;
-      const from = this.ws(p + 1);
-      if (key === null) {
-        p = this.skip(from, depth + 1);
-      } else if (key.plan.when !== null) {
-        p = this.skip(from, depth + 1);
-        if (p >= 0) this.defer(holder, key.name, from, key.plan.when);
-      } else {
-        p = this.read(from, key.plan, depth + 1);
-        // Last one wins, as in JSON.parse, when a key comes twice.
-        if (p >= 0) holder[key.name] = this.value;
-      }
-      if (p < 0) return -1;
-      p = this.ws(p);
-      const c = this.byte(p);
-      if (c === COMMA) {
-        p = this.ws(p + 1);
-      } else if (c === RBRACE) {
-        this.value = holder;
-        return p + 1;
-      } else {
-        return -1;
-      }
-    }
-  }
-
-  private array(p: number, plan: Plan, depth: number): number {
-    const items: unknown[] = [];
-    p = this.ws(p + 1);
-    if (this.byte(p) === RBRACKET) {
-      this.value = items;
-      return p + 1;
-    }
-    for (;;) {
-      p = this.read(p, plan, depth + 1);
-      if (p < 0) return -1;
-      items.push(this.value);
-      p = this.ws(p);
-      const c = this.byte(p);
-      if (c === COMMA) {
-        p = this.ws(p + 1);
-      } else if (c === RBRACKET) {
-        this.value = items;
-        return p + 1;
-      } else {
-        return -1;
-      }
-    }
-  }
-
-  /** A wanted value into `this.value`: as far as the plan describes it, else whole. */
-  private read(p: number, plan: Plan, depth: number): number {
-    if (depth > MAX_DEPTH) return -1;
-    const c = this.byte(p);
-    if (c === LBRACE && plan.keys !== null) return this.object(p, plan, depth);
-    if (c === LBRACKET && plan.items !== null) return this.array(p, plan.items, depth);
-    if (c === QUOTE && plan.prefix !== null && !this.startsWith(p + 1, plan.prefix)) {
-      this.value = undefined;
-      return this.skipString(p);
-    }
-    return this.whole(p, depth);
-  }
-
-  /** Any value, exactly as JSON.parse gives it. */
-  private whole(p: number, depth: number): number {
-    const c = this.byte(p);
-    if (c === QUOTE) return this.string(p);
-    if (c === LBRACE || c === LBRACKET) {
-      const to = this.skip(p, depth);
-      if (to >= 0) this.value = JSON.parse(this.buf.toString('utf8', p, to));
-      return to;
-    }
-    if (c === MINUS || (c >= ZERO && c <= NINE)) return this.number(p);
-    return this.literal(p, true);
-  }
-
-  /** A kept string, decoded: directly when it holds no escape, else by JSON.parse of its slice. */
-  private string(p: number): number {
-    const { buf, end } = this;
-    let high = 0;
-    for (let i = p + 1; i < end; i++) {
-      const c = buf[i];
-      if (c === QUOTE) {
-        const bytes = buf as DecodingBuffer;
-        this.value = high >= 0x80 ? bytes.utf8Slice(p + 1, i) : i - p <= SHARED_LENGTH ? this.ascii(p + 1, i) : bytes.latin1Slice(p + 1, i);
-        return i + 1;
-      }
-      // JSON.parse reads escapes, and rejects what a string may not hold raw (it throws: unsure)
-      if (c === BACKSLASH || c < 0x20) {
-        // on from past the escaped byte, which may be a quote
-        const to = this.skipString(c === BACKSLASH ? i + 1 : i);
-        if (to >= 0) this.value = JSON.parse(buf.toString('utf8', p, to));
-        return to;
-      }
-      high |= c;
-    }
-    return -1;
-  }
-
-  /**
-   * A short ASCII string, shared with the last line that had it: short kept values repeat line
-   * after line (a type, a model, a branch, a tool's name), and a shared string is neither
-   * decoded again nor held twice by the index.
-   */
-  private ascii(from: number, to: number): string {
-    const { buf } = this;
-    const length = to - from;
-    // its length and a few bytes: ids and times differ in their last ones
-    const sample = buf[to - 1] | (buf[to - 2] << 8) | (buf[to - 3] << 16) | (buf[from + (length >> 1)] << 24);
-    const slot = Math.imul(sample ^ length, 0x9e3779b1) >>> (32 - SHARED_BITS);
-    const known = shared[slot];
-    if (known.length === length) {
-      // from the end: ids and times that differ do so there, paths and dates share their start
-      let i = length - 1;
-      while (i >= 0 && known.charCodeAt(i) === buf[from + i]) i--;
-      if (i < 0) return known;
-    }
-    const fresh = (buf as DecodingBuffer).latin1Slice(from, to);
-    shared[slot] = fresh;
-    return fresh;
-  }
-
-  /** Where a key's closing quote is; -1 for a key with an escape (JSON.parse compares those) or a raw control byte. */
-  private keyEnd(p: number): number {
-    const { buf, end } = this;
-    for (; p < end; p++) {
-      const c = buf[p];
-      if (c === QUOTE) return p;
-      if (c === BACKSLASH || c < 0x20) return -1;
-    }
-    return -1;
-  }
-
-  private keyAt(keys: Key[][], from: number, to: number): Key | null {
-    const candidates = keys[to - from];
-    if (candidates === undefined) return null;
-    const buf = this.buf;
-    next: for (const key of candidates) {
-      const bytes = key.bytes;
-      for (let i = 0; i < bytes.length; i++) if (bytes[i] !== buf[from + i]) continue next;
-      return key;
-    }
-    return null;
-  }
-
-  private startsWith(p: number, prefix: Buffer): boolean {
-    if (p + prefix.length > this.end) return false;
-    for (let i = 0; i < prefix.length; i++) if (this.buf[p + i] !== prefix[i]) return false;
-    return true;
-  }
-
-  /** Steps over any value, checking the grammar outside strings. Returns where it ends, or -1. */
-  private skip(p: number, depth: number): number {
-    const c = this.byte(p);
-    if (c === QUOTE) return this.skipString(p);
-    if (c === LBRACE || c === LBRACKET) return depth > MAX_DEPTH ? -1 : this.skipContainer(p, c === LBRACE, depth);
-    if (c === MINUS || (c >= ZERO && c <= NINE)) return this.skipNumber(p);
-    return this.literal(p, false);
-  }
-
-  private skipContainer(p: number, isObject: boolean, depth: number): number {
-    const close = isObject ? RBRACE : RBRACKET;
-    p = this.ws(p + 1);
-    if (this.byte(p) === close) return p + 1;
-    for (;;) {
-      if (isObject) {
-        if (this.byte(p) !== QUOTE) return -1;
-        p = this.skipString(p);
-        if (p < 0) return -1;
-        p = this.ws(p);
-        if (this.byte(p) !== COLON) return -1;
-        p = this.ws(p + 1);
-      }
-      p = this.skip(p, depth + 1);
-      if (p < 0) return -1;
-      p = this.ws(p);
-      const c = this.byte(p);
-      if (c === close) return p + 1;
-      if (c !== COMMA) return -1;
-      p = this.ws(p + 1);
-    }
-  }
-
-  /** `p` is at the opening quote; returns just past the closing one, or -1. */
-  private skipString(p: number): number {
-    const { buf, end } = this;
-    let i = p + 1;
-    const short = Math.min(end, i + SHORT_STRING);
-    for (; i < short; i++) {
-      const c = buf[i];
-      if (c === QUOTE) return i + 1;
-      if (c === BACKSLASH) i++;
-    }
-    for (;;) {
-      const q = buf.indexOf(QUOTE, i);
-      if (q < 0 || q >= end) return -1;
-      // escaped only after an odd run of backslashes (the opening quote bounds the run)
-      let k = q - 1;
-      while (buf[k] === BACKSLASH) k--;
-      if ((q - k) % 2 === 1) return q + 1;
-      i = q + 1;
-    }
-  }
-
-  /** A kept number: a small whole one (token counts) summed here, any other by Number(). */
-  private number(p: number): number {
-    const to = this.skipNumber(p);
-    if (to < 0) return -1;
-    const { buf } = this;
-    let n = 0;
-    let i = p;
-    // 15 digits stay exact as a double
-    if (to - p <= 15) while (i < to && buf[i] >= ZERO && buf[i] <= NINE) n = n * 10 + buf[i++] - ZERO;
-    this.value = i === to ? n : Number(buf.toString('latin1', p, to));
-    return to;
-  }
-
-  /** JSON's number grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
-  private skipNumber(p: number): number {
-    if (this.byte(p) === MINUS) p++;
-    const first = this.byte(p);
-    if (first === ZERO) p++;
-    else if (first > ZERO && first <= NINE) p = this.digits(p);
-    else return -1;
-    if (this.byte(p) === DOT) {
-      const after = this.digits(p + 1);
-      if (after === p + 1) return -1;
-      p = after;
-    }
-    const e = this.byte(p);
-    if (e === 0x65 || e === 0x45) {
-      p++;
-      const sign = this.byte(p);
-      if (sign === PLUS || sign === MINUS) p++;
-      const after = this.digits(p);
-      if (after === p) return -1;
-      p = after;
-    }
-    return p;
-  }
-
-  private digits(p: number): number {
-    for (;;) {
-      const c = this.byte(p);
-      if (c < ZERO || c > NINE) return p;
-      p++;
-    }
-  }
-
-  private literal(p: number, keep: boolean): number {
-    const c = this.byte(p);
-    const word = c === 0x74 ? TRUE : c === 0x66 ? FALSE : c === 0x6e ? NULL : null;
-    if (word === null || !this.startsWith(p, word)) return -1;
-    if (keep) this.value = word === TRUE ? true : word === FALSE ? false : null;
-    return p + word.length;
-  }
+  return record;
 }
 
-const scanner = new Scanner();
+/** A kept value's entry, decoded as JSON.parse gives it (JSON.parse throws where it would). */
+function decode(words: Int32Array, entry: number, buf: DecodingBuffer, delta: number): unknown {
+  const flags = words[entry];
+  const from = words[entry + 2] + delta;
+  const to = words[entry + 3] + delta;
+  switch (flags & 0xff) {
+    case STRING:
+      if ((flags & ESCAPED) !== 0) return JSON.parse(buf.utf8Slice(from - 1, to + 1));
+      if ((flags & HIGH) !== 0) return buf.utf8Slice(from, to);
+      return to - from < SHARED_LENGTH ? ascii(buf, from, to) : buf.latin1Slice(from, to);
+    case NUMBER:
+      return number(buf, from, to);
+    case TRUE:
+      return true;
+    case FALSE:
+      return false;
+    case NULL:
+      return null;
+    case WHOLE:
+      return JSON.parse(buf.utf8Slice(from, to));
+    case ABSENT:
+      // a string that does not start with its plan's prefix
+      return undefined;
+  }
+  throw new Error('line-scanner: an entry the tape does not hold');
+}
+
+/**
+ * A short ASCII string, shared with the last line that had it: short kept values repeat line
+ * after line (a type, a model, a branch, a tool's name), and a shared string is neither
+ * decoded again nor held twice by the index.
+ */
+function ascii(buf: DecodingBuffer, from: number, to: number): string {
+  const length = to - from;
+  // its length and a few bytes: ids and times differ in their last ones
+  const sample = buf[to - 1] | (buf[to - 2] << 8) | (buf[to - 3] << 16) | (buf[from + (length >> 1)] << 24);
+  const slot = Math.imul(sample ^ length, 0x9e3779b1) >>> (32 - SHARED_BITS);
+  const known = shared[slot];
+  if (known.length === length) {
+    // from the end: ids and times that differ do so there, paths and dates share their start
+    let i = length - 1;
+    while (i >= 0 && known.charCodeAt(i) === buf[from + i]) i--;
+    if (i < 0) return known;
+  }
+  const fresh = buf.latin1Slice(from, to);
+  shared[slot] = fresh;
+  return fresh;
+}
+
+/** A kept number: a small whole one (token counts) summed here, any other by Number(). */
+function number(buf: DecodingBuffer, from: number, to: number): number {
+  let n = 0;
+  let i = from;
+  // 15 digits stay exact as a double
+  if (to - from <= 15) while (i < to && buf[i] >= ZERO && buf[i] <= NINE) n = n * 10 + buf[i++] - ZERO;
+  return i === to ? n : Number(buf.latin1Slice(from, to));
+}
 
 /**
  * The fields `plan` wants from the JSON object at bytes [start, end) of `buf`, or null when the
  * scanner is unsure of the line: then it is for JSON.parse to read (or reject) whole.
  */
-export const scanLine = (buf: Buffer, start: number, end: number, plan: Plan): Json | null => scanner.scan(buf, start, end, plan);
+export function scanLine(buf: Buffer, start: number, end: number, plan: Plan): Json | null {
+  const arena = arenaFor(end - start);
+  const count = arena.scan(buf, start, end, plan);
+  if (count < 0) return null;
+  try {
+    return build(arena.words, count, buf as DecodingBuffer, start - LINE);
+  } catch {
+    // a kept value JSON.parse rejects: the whole line is parsed, for JSON.parse's own message
+    return null;
+  }
+}

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticCorpus } from '../../demo/index';
 import type { Json } from '../../spoke/transcripts/fields';
 import { scanLine, type Want } from '../../spoke/transcripts/line-scanner';
+import { lineScannerModule, MODULE_FILE } from '../../spoke/transcripts/line-scanner-build';
 import { placeOf } from '../../spoke/transcripts/paths';
 import { parseLine, readRecord, type TranscriptRecord } from '../../spoke/transcripts/record';
 import { RECORD_FIELDS, RECORD_PLAN } from '../../spoke/transcripts/record-fields';
@@ -218,6 +219,60 @@ describe('the fast path on edge lines', () => {
     expect(slowPath(progress, 'main')).toMatch(/^not JSON/);
     expect(fastPath(Buffer.from(progress), 0, Buffer.byteLength(progress), 'main')).toMatchObject({ kind: 'graph', uuid: 'g1' });
   });
+});
+
+describe('the WebAssembly walk', () => {
+  const readsAsJsonParse = (line: string) => {
+    const bytes = Buffer.from(line);
+    const fast = fastPath(bytes, 0, bytes.length, 'main');
+    return fast !== null && isDeepStrictEqual(fast, slowPath(line, 'main'));
+  };
+
+  it('reads kept and skipped strings with an escape or a byte past ASCII at every place around its sixteen-byte steps', () => {
+    const odd: string[] = [];
+    for (const special of ['é', '😀', '\\"', '\\\\', '\\n', '\\u00e9']) {
+      for (let length = 0; length <= 40; length++) {
+        for (let at = 0; at <= length; at++) {
+          const body = `${'a'.repeat(at)}${special}${'b'.repeat(length - at)}`;
+          if (!readsAsJsonParse(text(body))) odd.push(`kept ${special} at ${at} of ${length}`);
+          if (!readsAsJsonParse(user(`"toolUseResult":"${body}","message":{"role":"user","content":"after"}`))) odd.push(`skipped ${special} at ${at} of ${length}`);
+        }
+      }
+    }
+    expect(odd).toEqual([]);
+  });
+
+  it('leaves a kept string with a raw control byte at any place to JSON.parse', () => {
+    for (let at = 0; at <= 40; at++) {
+      const bytes = Buffer.from(text(`${'a'.repeat(at)}\t${'b'.repeat(40 - at)}`));
+      expect(fastPath(bytes, 0, bytes.length, 'main')).toBeNull();
+    }
+  });
+
+  it('does not read the bytes a longer line before it left in its memory', () => {
+    const whole = Buffer.from(text(`${'x'.repeat(100)}`));
+    expect(fastPath(whole, 0, whole.length, 'main')).not.toBeNull();
+    // the same line cut inside its kept string: the rest of it is still in the scanner's memory
+    for (const cut of [70, 90, 110, whole.length - 3]) expect(fastPath(whole, 0, cut, 'main')).toBeNull();
+  });
+
+  it('reads a line longer than its resident memory in a memory of its own, and the lines after it as before', () => {
+    const long = user(`"toolUseResult":"${'z'.repeat(3 * 1024 * 1024)}","message":{"role":"user","content":"after the long part"}`);
+    expect(readsAsJsonParse(long)).toBe(true);
+    expect(readsAsJsonParse(text('short again'))).toBe(true);
+  });
+
+  it('leaves a line with more kept values than its tape holds to JSON.parse, which reads it', () => {
+    const blocks = Array.from({ length: 20_000 }, (_, i) => ({ type: 'text', text: `part ${i}` }));
+    const line = JSON.stringify({ ...prompt('p1', null, ''), message: { role: 'user', content: blocks } });
+    const bytes = Buffer.from(line);
+    expect(fastPath(bytes, 0, bytes.length, 'main')).toBeNull();
+    expect(parseLine(readerLine(line), 'f.jsonl', { fsid: 'f', role: 'main' })).toStrictEqual(slowPath(line, 'main', bytes.length));
+  });
+
+  it('is the WebAssembly line-scanner.as.ts builds to (npm run build:scanner)', async () => {
+    expect(readFileSync(MODULE_FILE, 'utf8')).toBe(await lineScannerModule());
+  }, 60_000);
 });
 
 describe('the sparse object', () => {
