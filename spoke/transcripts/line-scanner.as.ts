@@ -158,9 +158,13 @@ function read(p: usize, plan: usize, depth: i32, key: i32): isize {
   const items = <usize>load<u32>(plan, 4);
   if (c === LBRACKET && items !== 0) return array(p, items, depth, key);
   const prefix = <usize>load<u32>(plan, 8);
-  if (c === QUOTE && prefix !== 0 && !startsWith(p + 1, prefix, <usize>load<u32>(plan, 12))) {
-    emit(ABSENT, key, 0, 0);
-    return skipString(p);
+  if (c === QUOTE && prefix !== 0) {
+    const starts = startsWith(p + 1, prefix, <usize>load<u32>(plan, 12));
+    if (starts < 0) return -1;
+    if (starts === 0) {
+      emit(ABSENT, key, 0, 0);
+      return skipString(p);
+    }
   }
   return whole(p, depth, key, 0);
 }
@@ -257,8 +261,35 @@ function keyAt(table: usize, mask: u32, from: usize, to: usize): usize {
   }
 }
 
-function startsWith(p: usize, prefix: usize, length: usize): bool {
-  return p + length <= end && memory.compare(p, prefix, length) === 0;
+/**
+ * Whether the string whose body starts at `p` starts with the prefix (plain ASCII but for `"` and
+ * `\\`): 1, 0, or -1 when unsure, at an escape that may stand for the prefix's next character.
+ */
+function startsWith(p: usize, prefix: usize, length: usize): i32 {
+  for (let i: usize = 0; i < length; i++) {
+    const c = at(p + i);
+    const expected = <u32>load<u8>(prefix + i);
+    if (c === expected) continue;
+    // a byte written as itself that differs, or the closing quote: the string differs there
+    if (c !== BACKSLASH) return 0;
+    // only `\/` and `\u` escapes can stand for a printable character (the others for `"`, `\\` or a control)
+    const escaped = at(p + i + 1);
+    const stands = escaped === 0x2f ? 0x2f : escaped === 0x75 ? hex4(p + i + 2) : 0;
+    return stands === expected || stands < 0 ? -1 : 0;
+  }
+  return 1;
+}
+
+/** The value of four hex digits at `p`, or -1. */
+function hex4(p: usize): i32 {
+  let value: i32 = 0;
+  for (let i: usize = 0; i < 4; i++) {
+    const c = at(p + i);
+    const digit = c >= ZERO && c <= NINE ? c - ZERO : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66 ? (c | 0x20) - 0x61 + 10 : 16;
+    if (digit === 16) return -1;
+    value = (value << 4) | <i32>digit;
+  }
+  return value;
 }
 
 /** Steps over any value, checking the grammar outside strings. Returns where it ends, or -1. */

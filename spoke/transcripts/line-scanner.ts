@@ -24,7 +24,10 @@ export interface Want {
   fields?: Record<string, Want>;
   /** when the value is an array: each item is read so */
   items?: Want;
-  /** when the value is a string: kept only when it starts with this, else read as absent */
+  /**
+   * when the value is a string: kept only when it starts with this, else read as absent (printable
+   * ASCII but for `"` and `\`, which are compared with the string's bytes as written)
+   */
   prefix?: string;
   /**
    * the value is kept only when this passes, asked once the line is read, of the object holding
@@ -93,12 +96,32 @@ class Arena {
 
   /** The line at [start, end) of `buf` read by `plan` onto the tape: how many entries, or -1. */
   scan(buf: Buffer, start: number, end: number, plan: Plan): number {
-    this.bytes.set(buf.subarray(start, end), LINE);
+    // a plain view: Buffer's subarray costs a Buffer's construction, a tenth of the copy
+    this.bytes.set(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start), LINE);
     return this.scanner(plan.address, LINE, LINE + end - start, TAPE, TAPE_END);
   }
 }
 
-const resident = new Arena(RESIDENT_LINE);
+/**
+ * The arena every line of up to RESIDENT_LINE bytes is read in. A WebAssembly memory reserves
+ * gigabytes of address space up front: where that is refused (a low `ulimit -v`), there is none,
+ * and every line is parsed whole (the kernel's tracker logs `LINE_SCANNER_PROBLEM` once).
+ */
+const resident = arenaOrNull(RESIDENT_LINE);
+const plans = resident?.bytes ?? new Uint8Array(TAPE);
+const planWords = new Int32Array(plans.buffer, plans.byteOffset, TAPE / 4);
+/** Why lines are parsed whole here, when the scanner could not get its memory; else null. */
+export const LINE_SCANNER_PROBLEM = resident
+  ? null
+  : 'the fast line reader could not reserve its WebAssembly memory (is `ulimit -v` low?); every transcript line is parsed whole, which is slower';
+
+function arenaOrNull(lineCapacity: number): Arena | null {
+  try {
+    return new Arena(lineCapacity);
+  } catch {
+    return null;
+  }
+}
 /** The next free byte for plans. */
 let plansEnd = PLANS;
 /** Every key of every plan, by its number on the tape. */
@@ -113,7 +136,8 @@ function allocate(bytes: number): number {
 }
 
 export function compileWant(want: Want): Plan {
-  const { words, bytes } = resident;
+  const words = planWords;
+  const bytes = plans;
   const keys = Object.entries(want.fields ?? {}).map(([name, child]) => {
     const encoded = Buffer.from(name);
     const nameAddress = allocate(encoded.length);
@@ -134,6 +158,9 @@ export function compileWant(want: Want): Plan {
   }
   const items = want.items ? compileWant(want.items).address : 0;
   let prefix = 0;
+  if (want.prefix !== undefined && !/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/.test(want.prefix)) {
+    throw new Error(`line-scanner: a prefix is printable ASCII but for " and \\, not ${JSON.stringify(want.prefix)}`);
+  }
   const prefixBytes = want.prefix === undefined ? null : Buffer.from(want.prefix);
   if (prefixBytes) {
     prefix = allocate(prefixBytes.length);
@@ -151,11 +178,14 @@ function hashOf(name: Buffer): number {
   return hash;
 }
 
-/** An arena for a line longer than the resident one holds, with the plans copied in. */
-function arenaFor(length: number): Arena {
-  if (length <= RESIDENT_LINE) return resident;
-  const arena = new Arena(length);
-  arena.bytes.set(resident.bytes.subarray(0, plansEnd));
+/**
+ * The arena for a line: the resident one, or for a line longer than it holds one of its own with
+ * the plans copied in (dropped after the line); null when there is no memory to be had.
+ */
+function arenaFor(length: number): Arena | null {
+  if (length <= RESIDENT_LINE || resident === null) return resident;
+  const arena = arenaOrNull(length);
+  arena?.bytes.set(plans.subarray(0, plansEnd));
   return arena;
 }
 
@@ -294,6 +324,7 @@ function number(buf: DecodingBuffer, from: number, to: number): number {
  */
 export function scanLine(buf: Buffer, start: number, end: number, plan: Plan): Json | null {
   const arena = arenaFor(end - start);
+  if (arena === null) return null;
   const count = arena.scan(buf, start, end, plan);
   if (count < 0) return null;
   try {
@@ -301,5 +332,8 @@ export function scanLine(buf: Buffer, start: number, end: number, plan: Plan): J
   } catch {
     // a kept value JSON.parse rejects: the whole line is parsed, for JSON.parse's own message
     return null;
+  } finally {
+    // a build cut short leaves its half-made record here
+    top.length = 0;
   }
 }

@@ -8,6 +8,7 @@ import { ArchivedTail } from './archived-tail';
 import type { FileIngest, SessionCatalog } from './catalog';
 import { blobFileOf, loadIndexCache, saveIndexCache } from './index-cache';
 import { IndexPool, type Prefetch } from './index-pool';
+import { LINE_SCANNER_PROBLEM } from './line-scanner';
 import { dirWatchOf, placeOf, sessionFolderOf, type TranscriptPlace } from './paths';
 import { type AheadFile, INDEX_WORKERS_AFTER_BYTES, ingestPrefetched, ReadAhead } from './read-ahead';
 import type { TranscriptSession } from './session';
@@ -135,6 +136,7 @@ export class TranscriptTracker {
 
   /** Starts watching, then reads every existing file once. Resolves when the first index is done. */
   async start(onProgress?: (p: IndexingProgress) => void): Promise<void> {
+    if (LINE_SCANNER_PROBLEM) this.options.log(LINE_SCANNER_PROBLEM);
     // watched before the files are listed: a file written meanwhile is signalled, never missed
     const listed = this.tree.start();
     const found = this.discover(listed);

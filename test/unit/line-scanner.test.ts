@@ -1,7 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticCorpus } from '../../demo/index';
 import type { Json } from '../../spoke/transcripts/fields';
@@ -16,6 +20,9 @@ import { assistant, prompt, readerLine, toolResult, toolUse } from '../helpers/r
 // The fast path (line-scanner.ts reading record-fields.ts) must give the index exactly what
 // JSON.parse of the whole line gives it, line by line, or say it is unsure and leave the line to
 // JSON.parse. Checked on every real fixture line, a generated corpus and hand-made edge lines.
+
+// the leak test collects garbage itself
+setFlagsFromString('--expose-gc');
 
 const PUBLIC = join(import.meta.dirname, '..', '..', '..', 'public-transcripts');
 
@@ -143,6 +150,8 @@ const READ_FAST: [string, string][] = [
   ['a message that is a string where an object is expected', user('"message":"just text"')],
   ['content that is neither string nor array', user('"message":{"role":"user","content":42}')],
   ['a tool result that names a created task, as a string and as blocks', toolResultLines()],
+  ['a tool result that starts with an escape standing for another character', toolResultWith('"\\u001b[1mbold\\u001b[0m"')],
+  ['a tool result that starts with a newline', toolResultWith('"\\nTask #3 created successfully: x"')],
   [
     'a goal tool whose input comes before its name',
     `{"type":"assistant","uuid":"a1","requestId":"r","message":{"id":"m","content":[{"input":{"todos":[{"content":"write it","status":"pending"}]},"type":"tool_use","name":"TodoWrite","id":"t1"}]}}`,
@@ -151,6 +160,11 @@ const READ_FAST: [string, string][] = [
   ['a line with no type', '{"uuid":"u1"}'],
   ['an empty object', '{}'],
 ];
+
+/** A tool result line whose content is the JSON text `content`. */
+function toolResultWith(content: string): string {
+  return user(`"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":${content}}]}`);
+}
 
 function toolResultLines(): string {
   return JSON.stringify(
@@ -183,6 +197,8 @@ const FALL_BACK: [string, string][] = [
   ['a bad escape in a kept string', text('bad \\x escape')],
   ['a bad escape in a field a user line is read for', user('"cwd":"C:\\q","message":{"role":"user","content":"hi"}')],
   ['a raw tab in a kept string', text('raw\ttab')],
+  ['a created task whose prefix is written with a \\u escape', toolResultWith('"\\u0054ask #3 created successfully: x"')],
+  ['a created task in a block whose prefix holds an escape', toolResultWith('[{"type":"text","text":"Task\\u0020#3 created successfully: x"}]')],
   ['nesting deeper than the scanner goes', user(`"toolUseResult":${'['.repeat(200)}${']'.repeat(200)}`)],
 ];
 
@@ -235,7 +251,8 @@ describe('the WebAssembly walk', () => {
         for (let at = 0; at <= length; at++) {
           const body = `${'a'.repeat(at)}${special}${'b'.repeat(length - at)}`;
           if (!readsAsJsonParse(text(body))) odd.push(`kept ${special} at ${at} of ${length}`);
-          if (!readsAsJsonParse(user(`"toolUseResult":"${body}","message":{"role":"user","content":"after"}`))) odd.push(`skipped ${special} at ${at} of ${length}`);
+          if (!readsAsJsonParse(user(`"toolUseResult":"${body}","message":{"role":"user","content":"after"}`)))
+            odd.push(`skipped ${special} at ${at} of ${length}`);
         }
       }
     }
@@ -269,6 +286,44 @@ describe('the WebAssembly walk', () => {
     expect(fastPath(bytes, 0, bytes.length, 'main')).toBeNull();
     expect(parseLine(readerLine(line), 'f.jsonl', { fsid: 'f', role: 'main' })).toStrictEqual(slowPath(line, 'main', bytes.length));
   });
+
+  it('keeps nothing of a line whose build stops at a value JSON.parse rejects', () => {
+    const gc = runInNewContext('gc') as () => void;
+    // a large kept summary, then a kept content with a raw tab: the build stops after the summary
+    const line = Buffer.from(`{"type":"system","uuid":"s1","summary":"${'s'.repeat(200 * 1024)}","content":"raw\ttab"}`);
+    expect(fastPath(line, 0, line.length, 'main')).toBeNull();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 200; i++) expect(fastPath(line, 0, line.length, 'main')).toBeNull();
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(10 * 1024 * 1024);
+  });
+
+  it('parses every line whole, and says why, where its WebAssembly memory cannot be reserved', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loom-scanner-'));
+    try {
+      const entry = join(dir, 'entry.ts');
+      const here = join(import.meta.dirname, '..', '..');
+      writeFileSync(
+        entry,
+        [
+          `import { LINE_SCANNER_PROBLEM } from '${here}/spoke/transcripts/line-scanner';`,
+          `import { parseLine } from '${here}/spoke/transcripts/record';`,
+          `import { readerLine } from '${here}/test/helpers/records';`,
+          `const record = parseLine(readerLine(${JSON.stringify(text('hi'))}), 'f.jsonl', { fsid: 'f', role: 'main' });`,
+          'console.log(JSON.stringify({ problem: LINE_SCANNER_PROBLEM, record }));',
+        ].join('\n'),
+      );
+      await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: join(dir, 'entry.mjs'), logLevel: 'silent' });
+      // a WebAssembly memory reserves about 10 GB of address space; 4 GB is plenty for Node itself
+      const out = execFileSync('bash', ['-c', `ulimit -v 4000000 && exec "${process.execPath}" "${join(dir, 'entry.mjs')}"`], { encoding: 'utf8' });
+      const { problem, record } = JSON.parse(out);
+      expect(problem).toMatch(/could not reserve its WebAssembly memory/);
+      expect(record).toStrictEqual(JSON.parse(JSON.stringify(slowPath(text('hi'), 'main', Buffer.byteLength(text('hi'))))));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   it('is the WebAssembly line-scanner.as.ts builds to (npm run build:scanner)', async () => {
     expect(readFileSync(MODULE_FILE, 'utf8')).toBe(await lineScannerModule());
