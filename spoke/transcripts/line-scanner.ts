@@ -76,7 +76,19 @@ const HIGH = 1 << 10;
 const ZERO = 0x30;
 const NINE = 0x39;
 
-const wasm = new WebAssembly.Module(Buffer.from(LINE_SCANNER_WASM, 'base64'));
+/** Why the scanner cannot run here (its module or its memory refused), or null while it can. */
+let problem: string | null = null;
+const wasm = compiled();
+
+/** The scanner's module; null where this Node cannot compile it (WebAssembly SIMD needs SSE4.1 on x64). */
+function compiled(): WebAssembly.Module | null {
+  try {
+    return new WebAssembly.Module(Buffer.from(LINE_SCANNER_WASM, 'base64'));
+  } catch (err) {
+    problem = `its WebAssembly does not compile here (${(err as Error).message})`;
+    return null;
+  }
+}
 
 /** A memory and the scanner instance that reads it. */
 class Arena {
@@ -85,7 +97,7 @@ class Arena {
   readonly lineCapacity: number;
   private readonly scanner: (plan: number, start: number, stop: number, tapeStart: number, tapeStop: number) => number;
 
-  constructor(lineCapacity: number) {
+  constructor(wasm: WebAssembly.Module, lineCapacity: number) {
     const memory = new WebAssembly.Memory({ initial: Math.ceil((LINE + lineCapacity + SLACK) / PAGE) });
     const instance = new WebAssembly.Instance(wasm, { env: { memory } });
     this.scanner = instance.exports.scan as Arena['scanner'];
@@ -104,24 +116,27 @@ class Arena {
 
 /**
  * The arena every line of up to RESIDENT_LINE bytes is read in. A WebAssembly memory reserves
- * gigabytes of address space up front: where that is refused (a low `ulimit -v`), there is none,
- * and every line is parsed whole (the kernel's tracker logs `LINE_SCANNER_PROBLEM` once).
+ * gigabytes of address space up front: where that is refused (a low `ulimit -v`), or where the
+ * module does not compile, there is none, and every line is parsed whole (the kernel's tracker
+ * logs `LINE_SCANNER_PROBLEM` once).
  */
-const resident = arenaOrNull(RESIDENT_LINE);
+const resident = residentArena();
 const plans = resident?.bytes ?? new Uint8Array(TAPE);
 const planWords = new Int32Array(plans.buffer, plans.byteOffset, TAPE / 4);
-/** Why lines are parsed whole here, when the scanner could not get its memory; else null. */
-export const LINE_SCANNER_PROBLEM = resident
-  ? null
-  : 'the fast line reader could not reserve its WebAssembly memory (is `ulimit -v` low?); every transcript line is parsed whole, which is slower';
+/** Why lines are parsed whole here; null while the scanner reads them. */
+export const LINE_SCANNER_PROBLEM =
+  resident === null ? `the fast line reader cannot run: ${problem}; every transcript line is parsed whole, which is slower` : null;
 
-function arenaOrNull(lineCapacity: number): Arena | null {
+function residentArena(): Arena | null {
+  if (wasm === null) return null;
   try {
-    return new Arena(lineCapacity);
-  } catch {
+    return new Arena(wasm, RESIDENT_LINE);
+  } catch (err) {
+    problem = `it could not reserve its WebAssembly memory (${(err as Error).message}; is \`ulimit -v\` low?)`;
     return null;
   }
 }
+
 /** The next free byte for plans. */
 let plansEnd = PLANS;
 /** Every key of every plan, by its number on the tape. */
@@ -184,9 +199,14 @@ function hashOf(name: Buffer): number {
  */
 function arenaFor(length: number): Arena | null {
   if (length <= RESIDENT_LINE || resident === null) return resident;
-  const arena = arenaOrNull(length);
-  arena?.bytes.set(plans.subarray(0, plansEnd));
-  return arena;
+  try {
+    const arena = new Arena(wasm!, length);
+    arena.bytes.set(plans.subarray(0, plansEnd));
+    return arena;
+  } catch {
+    // no memory for this line alone: JSON.parse reads it, or says it cannot
+    return null;
+  }
 }
 
 /**

@@ -299,11 +299,14 @@ describe('the WebAssembly walk', () => {
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(10 * 1024 * 1024);
   });
 
-  it('parses every line whole, and says why, where its WebAssembly memory cannot be reserved', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loom-scanner-'));
-    try {
-      const entry = join(dir, 'entry.ts');
+  describe('where it cannot run', () => {
+    let dir: string;
+    /** a process that parses one line and says what the scanner's problem was */
+    let probe: string;
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'loom-scanner-'));
       const here = join(import.meta.dirname, '..', '..');
+      const entry = join(dir, 'entry.ts');
       writeFileSync(
         entry,
         [
@@ -314,16 +317,25 @@ describe('the WebAssembly walk', () => {
           'console.log(JSON.stringify({ problem: LINE_SCANNER_PROBLEM, record }));',
         ].join('\n'),
       );
-      await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: join(dir, 'entry.mjs'), logLevel: 'silent' });
+      probe = join(dir, 'entry.mjs');
+      await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: probe, logLevel: 'silent' });
+    }, 30_000);
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it.each([
       // a WebAssembly memory reserves about 10 GB of address space; 4 GB is plenty for Node itself
-      const out = execFileSync('bash', ['-c', `ulimit -v 4000000 && exec "${process.execPath}" "${join(dir, 'entry.mjs')}"`], { encoding: 'utf8' });
+      ['its memory cannot be reserved', 'ulimit -v 4000000 &&', '', /could not reserve its WebAssembly memory/],
+      ['Node runs without WebAssembly', '', '--jitless', /its WebAssembly does not compile here/],
+    ])('parses every line whole where %s, and says why', (_, limit, flag, why) => {
+      const out = execFileSync('bash', ['-c', `${limit} exec "${process.execPath}" ${flag} "${probe}"`], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       const { problem, record } = JSON.parse(out);
-      expect(problem).toMatch(/could not reserve its WebAssembly memory/);
+      expect(problem).toMatch(why);
       expect(record).toStrictEqual(JSON.parse(JSON.stringify(slowPath(text('hi'), 'main', Buffer.byteLength(text('hi'))))));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 30_000);
+    });
+  });
 
   it('is the WebAssembly line-scanner.as.ts builds to (npm run build:scanner)', async () => {
     expect(readFileSync(MODULE_FILE, 'utf8')).toBe(await lineScannerModule());
