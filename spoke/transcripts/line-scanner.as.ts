@@ -42,6 +42,8 @@ const ABSENT: u32 = 10;
 const DEFERRED: u32 = 1 << 8;
 const ESCAPED: u32 = 1 << 9;
 const HIGH: u32 = 1 << 10;
+/** `\\ b f n r t`, the escapes from the backslash on (but u), as bits counted from the backslash. */
+const LETTER_ESCAPES: u32 = 1 | (1 << (0x62 - 0x5c)) | (1 << (0x66 - 0x5c)) | (1 << (0x6e - 0x5c)) | (1 << (0x72 - 0x5c)) | (1 << (0x74 - 0x5c));
 const ENTRY: usize = 16;
 
 let end: usize = 0;
@@ -187,8 +189,8 @@ function whole(p: usize, depth: i32, key: i32, flags: u32): isize {
 }
 
 /**
- * A kept string: its body's bounds, marked ESCAPED when it holds an escape or a raw control byte
- * (JSON.parse reads it, and rejects the latter) and HIGH when it holds a byte past ASCII.
+ * A kept string: its body's bounds, marked ESCAPED when it holds an escape (JSON.parse decodes
+ * it) and HIGH when it holds a byte past ASCII; -1 where JSON.parse would reject it.
  */
 function string(p: usize, key: i32, flags: u32): isize {
   const quotes = i8x16.splat(<i8>QUOTE);
@@ -224,8 +226,11 @@ function string(p: usize, key: i32, flags: u32): isize {
       emit(STRING | flags | (high !== 0 ? HIGH : 0), key, p + 1, i);
       return <isize>(i + 1);
     }
-    // on from past the escaped byte (which may be a quote), or past the raw control byte
-    const to = skipString(c === BACKSLASH ? i + 1 : i);
+    // a raw control byte, or an escape JSON does not have: JSON.parse rejects the line
+    const length = c === BACKSLASH ? escapeLength(i) : -1;
+    if (length < 0) return -1;
+    // on from past the escape (skipString starts after the byte it is given)
+    const to = skipString(i + <usize>length - 1);
     if (to >= 0) emit(STRING | flags | ESCAPED, key, p + 1, <usize>to - 1);
     return to;
   }
@@ -324,16 +329,21 @@ function skipContainer(p: usize, isObject: bool, depth: i32): isize {
   }
 }
 
-/** `p` is at the opening quote; returns just past the closing one, or -1. The body is not checked. */
+/**
+ * `p` is at the opening quote; returns just past the closing one, or -1 where JSON.parse would
+ * reject the string (a raw control byte, an escape it does not know): a line is never read here
+ * that JSON.parse rejects, so a broken one is reported as JSON.parse reports it.
+ */
 function skipString(p: usize): isize {
   const quotes = i8x16.splat(<i8>QUOTE);
   const backslashes = i8x16.splat(<i8>BACKSLASH);
+  const space = i8x16.splat(0x20);
   let i = p + 1;
   while (true) {
     let c: u32;
     if (i + 16 <= end) {
       const v = v128.load(i);
-      const stops = i8x16.bitmask(v128.or(i8x16.eq(v, quotes), i8x16.eq(v, backslashes)));
+      const stops = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quotes), i8x16.eq(v, backslashes)), i8x16.lt_u(v, space)));
       if (stops === 0) {
         i += 16;
         continue;
@@ -343,14 +353,30 @@ function skipString(p: usize): isize {
     } else {
       if (i >= end) return -1;
       c = <u32>load<u8>(i);
-      if (c !== QUOTE && c !== BACKSLASH) {
+      if (c !== QUOTE && c !== BACKSLASH && c >= 0x20) {
         i++;
         continue;
       }
     }
     if (c === QUOTE) return <isize>(i + 1);
+    if (c !== BACKSLASH) return -1;
+    const e = at(i + 1);
+    if (e === 0x75) {
+      if (hex4(i + 2) < 0) return -1;
+      i += 6;
+      continue;
+    }
+    if (e !== QUOTE && e !== 0x2f && (e < BACKSLASH || e > 0x74 || ((LETTER_ESCAPES >> (e - BACKSLASH)) & 1) === 0)) return -1;
     i += 2;
   }
+}
+
+/** The length of the escape at `p` (its backslash), or -1 for one JSON does not have. */
+function escapeLength(p: usize): isize {
+  const c = at(p + 1);
+  if (c === 0x75) return hex4(p + 2) < 0 ? -1 : 6;
+  // " \ / b f n r t
+  return c === QUOTE || c === BACKSLASH || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74 ? 2 : -1;
 }
 
 /** JSON's number grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */

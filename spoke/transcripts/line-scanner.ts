@@ -3,16 +3,13 @@ import { LINE_SCANNER_WASM } from './line-scanner-wasm';
 
 // Reads the few fields the index needs from one JSON line's UTF-8 bytes, without decoding the
 // line or building the rest of it. Most of a transcript's bytes are strings nobody indexes (tool
-// results, twice; file contents; thinking): those are stepped over with Buffer.indexOf on the
-// closing quote, and the objects and arrays holding them by matching brackets. What is kept is
-// exactly what JSON.parse would give for it; every token outside strings is checked against the
-// JSON grammar, and anything the scanner is unsure of (a line that is no object, is cut short,
-// nests too deep, has an escape in a key, or a kept value JSON.parse rejects) makes it answer
-// null, so the caller parses the line whole and reports what JSON.parse reports.
-//
-// One known difference: the body of a string that is skipped is not checked. A raw control
-// character or a bad escape inside it (which Claude Code's JSON.stringify never writes) makes
-// JSON.parse reject the line, while the scanner reads the line's kept fields as if it were sound.
+// results, twice; file contents; thinking): the walk over the bytes (line-scanner.as.ts, in
+// WebAssembly) steps over those sixteen bytes at a time, and the objects and arrays holding them
+// by matching brackets, checking every byte JSON.parse would check; it writes where each wanted
+// value lies to a tape, from which this file builds the sparse object. What is kept is exactly
+// what JSON.parse would give for it, and anything the scanner is unsure of (a line JSON.parse
+// rejects, nests too deep, has an escape in a key or more kept values than the tape holds) makes
+// it answer null, so the caller parses the line whole and reports what JSON.parse reports.
 
 /**
  * What of a value is read. A Want with nothing set is the whole value, exactly as JSON.parse

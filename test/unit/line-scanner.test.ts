@@ -199,6 +199,18 @@ const FALL_BACK: [string, string][] = [
   ['a raw tab in a kept string', text('raw\ttab')],
   ['a created task whose prefix is written with a \\u escape', toolResultWith('"\\u0054ask #3 created successfully: x"')],
   ['a created task in a block whose prefix holds an escape', toolResultWith('[{"type":"text","text":"Task\\u0020#3 created successfully: x"}]')],
+  ['a raw tab in a skipped string', user('"toolUseResult":"raw\ttab","message":{"role":"user","content":"hi"}')],
+  ['a bad escape in a skipped string', user('"toolUseResult":"C:\\q","message":{"role":"user","content":"hi"}')],
+  ['a short \\u escape in a skipped string', user('"toolUseResult":"\\u12","message":{"role":"user","content":"hi"}')],
+  [
+    'a raw tab in a field a record of another type is read for',
+    '{"type":"progress","uuid":"g1","parentUuid":null,"cwd":"raw\ttab","data":{"type":"hook_progress"}}',
+  ],
+  [
+    'a bad escape in a field a record of another type is read for',
+    '{"type":"progress","uuid":"g1","parentUuid":null,"cwd":"C:\\q","data":{"type":"hook_progress"}}',
+  ],
+  ['a raw tab in a key of a skipped object', user('"toolUseResult":{"a\tb":1},"message":{"role":"user","content":"hi"}')],
   ['nesting deeper than the scanner goes', user(`"toolUseResult":${'['.repeat(200)}${']'.repeat(200)}`)],
 ];
 
@@ -223,17 +235,6 @@ describe('the fast path on edge lines', () => {
     expect(fastPath(bytes, start, start + Buffer.byteLength(line), 'main')).toStrictEqual(slowPath(line, 'main'));
     // cut short inside the buffer, the line is unsure even though the bytes after it would close it
     expect(fastPath(bytes, start, start + 40, 'main')).toBeNull();
-  });
-
-  it('reads a raw control character in a skipped string as sound, where JSON.parse rejects the line (the one known difference)', () => {
-    const line = user('"toolUseResult":"raw\ttab","message":{"role":"user","content":"hi"}');
-    const bytes = Buffer.from(line);
-    expect(slowPath(line, 'main')).toMatch(/^not JSON/);
-    expect(fastPath(bytes, 0, bytes.length, 'main')).toMatchObject({ kind: 'graph', uuid: 'u1' });
-    // a field read for other record types only is stepped over on this one
-    const progress = '{"type":"progress","uuid":"g1","parentUuid":null,"cwd":"raw\ttab","data":{"type":"hook_progress"}}';
-    expect(slowPath(progress, 'main')).toMatch(/^not JSON/);
-    expect(fastPath(Buffer.from(progress), 0, Buffer.byteLength(progress), 'main')).toMatchObject({ kind: 'graph', uuid: 'g1' });
   });
 });
 
