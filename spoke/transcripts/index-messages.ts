@@ -9,8 +9,8 @@ import type { TailState } from './tail';
 export type ToIndexer = { kind: 'read'; job: number; path: string; place: Pick<TranscriptPlace, 'fsid' | 'role'> };
 
 export type FromIndexer =
-  /** started: files may be sent */
-  | { kind: 'ready' }
+  /** started: files may be sent; `scannerProblem`: why this worker parses every line whole (LINE_SCANNER_PROBLEM) */
+  | { kind: 'ready'; scannerProblem: string | null }
   /** `last`: the file is read to its end */
   | { kind: 'batch'; job: number; records: PackedRecords; state: TailState | null; last: boolean }
   /** the file could not be read (the kernel's thread reads it, and says why) */

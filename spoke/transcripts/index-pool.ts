@@ -3,6 +3,7 @@ import { getHeapStatistics } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../workers/start-worker';
 import type { FromIndexer, ToIndexer } from './index-messages';
+import { LINE_SCANNER_PROBLEM } from './line-scanner-memory';
 import type { TranscriptPlace } from './paths';
 import type { PackedRecords } from './record-transfer';
 import type { TailState } from './tail';
@@ -117,6 +118,8 @@ export class IndexPool {
   private readonly queue: Prefetch[] = [];
   private jobs = 0;
   private closing = false;
+  /** a worker's LINE_SCANNER_PROBLEM is logged once, not once per worker */
+  private saidScannerProblem = false;
 
   constructor(
     readonly size: number,
@@ -156,6 +159,11 @@ export class IndexPool {
   private received(slot: Slot, message: FromIndexer): void {
     if (message.kind === 'ready') {
       slot.ready = true;
+      // a worker's scanner can fail where the kernel's thread's did not (each reserves its own memory)
+      if (message.scannerProblem !== null && message.scannerProblem !== LINE_SCANNER_PROBLEM && !this.saidScannerProblem) {
+        this.saidScannerProblem = true;
+        this.log(`in the index workers, ${message.scannerProblem}`);
+      }
       return this.dispatch();
     }
     const prefetch = slot.reading[0];

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { FromIndexer, ToIndexer } from './index-messages';
+import { LINE_SCANNER_PROBLEM } from './line-scanner-memory';
 import { parseLine } from './record';
 import { RecordPacker, transferList } from './record-transfer';
 import { FileTail } from './tail';
@@ -24,7 +25,7 @@ port.on('message', (message: ToIndexer) => {
   queue.push(message);
   if (!busy) void drain();
 });
-send({ kind: 'ready' });
+send({ kind: 'ready', scannerProblem: LINE_SCANNER_PROBLEM });
 
 async function drain(): Promise<void> {
   busy = true;

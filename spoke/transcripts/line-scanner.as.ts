@@ -267,8 +267,8 @@ function keyAt(table: usize, mask: u32, from: usize, to: usize): usize {
 }
 
 /**
- * Whether the string whose body starts at `p` starts with the prefix (plain ASCII but for `"` and
- * `\\`): 1, 0, or -1 when unsure, at an escape that may stand for the prefix's next character.
+ * Whether the string whose body starts at `p` starts with the prefix (printable ASCII, no quote or
+ * backslash): 1, 0, or -1 when unsure, at an escape that may stand for the prefix's next character.
  */
 function startsWith(p: usize, prefix: usize, length: usize): i32 {
   for (let i: usize = 0; i < length; i++) {

@@ -1,5 +1,6 @@
 import type { Json } from './fields';
-import { LINE_SCANNER_WASM } from './line-scanner-wasm';
+import { arenaFor, LINE, TAPE } from './line-scanner-memory';
+import { keyNames, keyWhens, type Plan } from './line-scanner-plans';
 
 // Reads the few fields the index needs from one JSON line's UTF-8 bytes, without decoding the
 // line or building the rest of it. Most of a transcript's bytes are strings nobody indexes (tool
@@ -8,52 +9,9 @@ import { LINE_SCANNER_WASM } from './line-scanner-wasm';
 // by matching brackets, checking every byte JSON.parse would check; it writes where each wanted
 // value lies to a tape, from which this file builds the sparse object. What is kept is exactly
 // what JSON.parse would give for it, and anything the scanner is unsure of (a line JSON.parse
-// rejects, nests too deep, has an escape in a key or more kept values than the tape holds) makes
-// it answer null, so the caller parses the line whole and reports what JSON.parse reports.
-
-/**
- * What of a value is read. A Want with nothing set is the whole value, exactly as JSON.parse
- * gives it; so is a value of a shape the Want does not describe (a string where fields were
- * expected), which keeps odd lines exact at the cost of reading them whole.
- */
-export interface Want {
-  /** when the value is an object: only these keys are read, the others skipped */
-  fields?: Record<string, Want>;
-  /** when the value is an array: each item is read so */
-  items?: Want;
-  /**
-   * when the value is a string: kept only when it starts with this, else read as absent (printable
-   * ASCII but for `"` and `\`, which are compared with the string's bytes as written)
-   */
-  prefix?: string;
-  /**
-   * the value is kept only when this passes, asked once the line is read, of the object holding
-   * it and of the whole record (a tool call's input by the tool's name, a field only some record
-   * types are read for by the record's type); until then it is stepped over like a value not wanted
-   */
-  when?: (holder: Json, record: Json) => boolean;
-}
-
-/** A Want made ready for the scanner: where it sits in the scanner's memory. */
-export interface Plan {
-  readonly address: number;
-}
-
-type When = (holder: Json, record: Json) => boolean;
-
-// The scanner's memory, laid out by this file (line-scanner.as.ts reads it so): plans from
-// PLANS (address 0 means none), the tape from TAPE, the line being read from LINE. A line longer
-// than the resident memory holds is read in a memory made for it alone, so one long line does
-// not keep its size for good.
-const PLANS = 16;
-const TAPE = 64 * 1024;
-/** Room for 65,536 kept values: a line with more (none is known) is parsed whole. */
-const TAPE_END = TAPE + 1024 * 1024;
-const LINE = TAPE_END;
-/** The scanner reads sixteen bytes at a time, up to the line's end: room past it. */
-const SLACK = 16;
-const PAGE = 64 * 1024;
-const RESIDENT_LINE = 1024 * 1024;
+// rejects, nests too deep, has an escape in a key or at the start of a string read by prefix, or
+// more kept values than the tape holds), or a thread where the scanner cannot run, makes it answer
+// null, so the caller parses the line whole and reports what JSON.parse reports.
 
 // Tape entries, four words each (op and flags, key, from, to); keep in step with line-scanner.as.ts.
 const OBJECT = 1;
@@ -72,139 +30,6 @@ const HIGH = 1 << 10;
 
 const ZERO = 0x30;
 const NINE = 0x39;
-
-/** Why the scanner cannot run here (its module or its memory refused), or null while it can. */
-let problem: string | null = null;
-const wasm = compiled();
-
-/** The scanner's module; null where this Node cannot compile it (WebAssembly SIMD needs SSE4.1 on x64). */
-function compiled(): WebAssembly.Module | null {
-  try {
-    return new WebAssembly.Module(Buffer.from(LINE_SCANNER_WASM, 'base64'));
-  } catch (err) {
-    problem = `its WebAssembly does not compile here (${(err as Error).message})`;
-    return null;
-  }
-}
-
-/** A memory and the scanner instance that reads it. */
-class Arena {
-  readonly bytes: Uint8Array;
-  readonly words: Int32Array;
-  readonly lineCapacity: number;
-  private readonly scanner: (plan: number, start: number, stop: number, tapeStart: number, tapeStop: number) => number;
-
-  constructor(wasm: WebAssembly.Module, lineCapacity: number) {
-    const memory = new WebAssembly.Memory({ initial: Math.ceil((LINE + lineCapacity + SLACK) / PAGE) });
-    const instance = new WebAssembly.Instance(wasm, { env: { memory } });
-    this.scanner = instance.exports.scan as Arena['scanner'];
-    this.bytes = new Uint8Array(memory.buffer);
-    this.words = new Int32Array(memory.buffer, 0, TAPE_END / 4);
-    this.lineCapacity = lineCapacity;
-  }
-
-  /** The line at [start, end) of `buf` read by `plan` onto the tape: how many entries, or -1. */
-  scan(buf: Buffer, start: number, end: number, plan: Plan): number {
-    // a plain view: Buffer's subarray costs a Buffer's construction, a tenth of the copy
-    this.bytes.set(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start), LINE);
-    return this.scanner(plan.address, LINE, LINE + end - start, TAPE, TAPE_END);
-  }
-}
-
-/**
- * The arena every line of up to RESIDENT_LINE bytes is read in. A WebAssembly memory reserves
- * gigabytes of address space up front: where that is refused (a low `ulimit -v`), or where the
- * module does not compile, there is none, and every line is parsed whole (the kernel's tracker
- * logs `LINE_SCANNER_PROBLEM` once).
- */
-const resident = residentArena();
-const plans = resident?.bytes ?? new Uint8Array(TAPE);
-const planWords = new Int32Array(plans.buffer, plans.byteOffset, TAPE / 4);
-/** Why lines are parsed whole here; null while the scanner reads them. */
-export const LINE_SCANNER_PROBLEM =
-  resident === null ? `the fast line reader cannot run: ${problem}; every transcript line is parsed whole, which is slower` : null;
-
-function residentArena(): Arena | null {
-  if (wasm === null) return null;
-  try {
-    return new Arena(wasm, RESIDENT_LINE);
-  } catch (err) {
-    problem = `it could not reserve its WebAssembly memory (${(err as Error).message}; is \`ulimit -v\` low?)`;
-    return null;
-  }
-}
-
-/** The next free byte for plans. */
-let plansEnd = PLANS;
-/** Every key of every plan, by its number on the tape. */
-const keyNames: string[] = [];
-const keyWhens: (When | null)[] = [];
-
-function allocate(bytes: number): number {
-  const address = plansEnd;
-  plansEnd += (bytes + 3) & ~3;
-  if (plansEnd > TAPE) throw new Error('line-scanner: the plans outgrew their room (PLANS to TAPE)');
-  return address;
-}
-
-export function compileWant(want: Want): Plan {
-  const words = planWords;
-  const bytes = plans;
-  const keys = Object.entries(want.fields ?? {}).map(([name, child]) => {
-    const encoded = Buffer.from(name);
-    const nameAddress = allocate(encoded.length);
-    bytes.set(encoded, nameAddress);
-    const number = keyNames.push(name) - 1;
-    keyWhens.push(child.when ?? null);
-    const address = allocate(20);
-    words.set([nameAddress, encoded.length, compileWant(child).address, number, child.when ? 1 : 0], address / 4);
-    return { address, hash: hashOf(encoded) };
-  });
-  // at most half full, so a probe ends soon at an empty slot
-  const slots = Math.max(8, 2 ** Math.ceil(Math.log2(keys.length * 2)));
-  const table = allocate(slots * 4);
-  for (const { address, hash } of keys) {
-    let slot = hash & (slots - 1);
-    while (words[table / 4 + slot] !== 0) slot = (slot + 1) & (slots - 1);
-    words[table / 4 + slot] = address;
-  }
-  const items = want.items ? compileWant(want.items).address : 0;
-  let prefix = 0;
-  if (want.prefix !== undefined && !/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/.test(want.prefix)) {
-    throw new Error(`line-scanner: a prefix is printable ASCII but for " and \\, not ${JSON.stringify(want.prefix)}`);
-  }
-  const prefixBytes = want.prefix === undefined ? null : Buffer.from(want.prefix);
-  if (prefixBytes) {
-    prefix = allocate(prefixBytes.length);
-    bytes.set(prefixBytes, prefix);
-  }
-  const address = allocate(24);
-  words.set([want.fields ? keys.length : -1, items, prefix, prefixBytes?.length ?? 0, table, slots - 1], address / 4);
-  return { address };
-}
-
-/** A key name's hash, as line-scanner.as.ts takes it while finding the name's end. */
-function hashOf(name: Buffer): number {
-  let hash = 0;
-  for (const c of name) hash = (Math.imul(hash, 31) + c) >>> 0;
-  return hash;
-}
-
-/**
- * The arena for a line: the resident one, or for a line longer than it holds one of its own with
- * the plans copied in (dropped after the line); null when there is no memory to be had.
- */
-function arenaFor(length: number): Arena | null {
-  if (length <= RESIDENT_LINE || resident === null) return resident;
-  try {
-    const arena = new Arena(wasm!, length);
-    arena.bytes.set(plans.subarray(0, plansEnd));
-    return arena;
-  } catch {
-    // no memory for this line alone: JSON.parse reads it, or says it cannot
-    return null;
-  }
-}
 
 /**
  * Strings shorter than this are shared between lines (types, models, tool names, branches):
@@ -227,6 +52,8 @@ interface Deferred {
   entry: number;
 }
 const deferred: Deferred[] = [];
+/** A deferred entry's holder between lines. */
+const NO_HOLDER: Json = {};
 /** The containers open while the tape is read, outermost first. */
 const open: (Json | unknown[])[] = [];
 /** Holds the record while it is built, as an array holds its items. */
@@ -342,7 +169,7 @@ function number(buf: DecodingBuffer, from: number, to: number): number {
 export function scanLine(buf: Buffer, start: number, end: number, plan: Plan): Json | null {
   const arena = arenaFor(end - start);
   if (arena === null) return null;
-  const count = arena.scan(buf, start, end, plan);
+  const count = arena.scan(buf, start, end, plan.address);
   if (count < 0) return null;
   try {
     return build(arena.words, count, buf as DecodingBuffer, start - LINE);
@@ -350,7 +177,10 @@ export function scanLine(buf: Buffer, start: number, end: number, plan: Plan): J
     // a kept value JSON.parse rejects: the whole line is parsed, for JSON.parse's own message
     return null;
   } finally {
-    // a build cut short leaves its half-made record here
+    // nothing of this line is held until the next one: a build cut short leaves its record in
+    // `top`, and a line less deep than this one would leave its objects in `open` and `deferred`
     top.length = 0;
+    open.length = 0;
+    for (const d of deferred) d.holder = NO_HOLDER;
   }
 }

@@ -1,6 +1,6 @@
 import { obj } from './fields';
 import { isGoalTool, TASK_NUMBER_PREFIX } from './goal-tools';
-import { compileWant, type Want } from './line-scanner';
+import { compileWant, type Want } from './line-scanner-plans';
 
 // Every field readRecord (record.ts) reads from a transcript line: the fast path builds a line's
 // object from these alone. A field readRecord starts reading is added here too, or the test that

@@ -8,7 +8,7 @@ import { ArchivedTail } from './archived-tail';
 import type { FileIngest, SessionCatalog } from './catalog';
 import { blobFileOf, loadIndexCache, saveIndexCache } from './index-cache';
 import { IndexPool, type Prefetch } from './index-pool';
-import { LINE_SCANNER_PROBLEM } from './line-scanner';
+import { LINE_SCANNER_PROBLEM } from './line-scanner-memory';
 import { dirWatchOf, placeOf, sessionFolderOf, type TranscriptPlace } from './paths';
 import { type AheadFile, INDEX_WORKERS_AFTER_BYTES, ingestPrefetched, ReadAhead } from './read-ahead';
 import type { TranscriptSession } from './session';

@@ -1,0 +1,95 @@
+import { LINE_SCANNER_WASM } from './line-scanner-wasm';
+
+// The line scanner's WebAssembly (line-scanner.as.ts) and the memory it reads, laid out here:
+// plans from PLANS (address 0 means none) up to TAPE, the tape from TAPE, the line being read
+// from LINE. Each thread has a resident arena for lines up to RESIDENT_LINE bytes; a longer line
+// is read in an arena made for it alone, with the plans copied in, which the garbage collector
+// frees (a run of long lines can hold a few at once). Where the scanner cannot run (its module
+// does not compile, or its memory is refused) there is no arena, and LINE_SCANNER_PROBLEM says why.
+
+const PLANS = 16;
+export const TAPE = 64 * 1024;
+/** Room for 65,536 kept values: a line with more (none is known) is parsed whole. */
+export const TAPE_END = TAPE + 1024 * 1024;
+/** Where the line is copied to: a tape entry's address less this is its place in the line. */
+export const LINE = TAPE_END;
+const PAGE = 64 * 1024;
+const RESIDENT_LINE = 1024 * 1024;
+
+/** A memory and the scanner instance that reads it. */
+export class Arena {
+  readonly bytes: Uint8Array;
+  readonly words: Int32Array;
+  private readonly scanner: (plan: number, start: number, stop: number, tapeStart: number, tapeStop: number) => number;
+
+  constructor(wasm: WebAssembly.Module, lineCapacity: number) {
+    const memory = new WebAssembly.Memory({ initial: Math.ceil((LINE + lineCapacity) / PAGE) });
+    const instance = new WebAssembly.Instance(wasm, { env: { memory } });
+    this.scanner = instance.exports.scan as Arena['scanner'];
+    this.bytes = new Uint8Array(memory.buffer);
+    this.words = new Int32Array(memory.buffer, 0, TAPE_END / 4);
+  }
+
+  /** The line at [start, end) of `buf` read by the plan at `plan` onto the tape: how many entries, or -1. */
+  scan(buf: Buffer, start: number, end: number, plan: number): number {
+    // a plain view: Buffer's subarray costs a Buffer's construction, a tenth of the copy
+    this.bytes.set(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start), LINE);
+    return this.scanner(plan, LINE, LINE + end - start, TAPE, TAPE_END);
+  }
+}
+
+type Started = { wasm: WebAssembly.Module; resident: Arena } | { problem: string };
+
+/** The module and the resident arena, or why there are none. */
+function start(): Started {
+  let wasm: WebAssembly.Module;
+  try {
+    wasm = new WebAssembly.Module(Buffer.from(LINE_SCANNER_WASM, 'base64'));
+  } catch (err) {
+    // --jitless has no WebAssembly; x64 without SSE4.1 no SIMD
+    return { problem: `its WebAssembly does not compile here (${(err as Error).message})` };
+  }
+  try {
+    return { wasm, resident: new Arena(wasm, RESIDENT_LINE) };
+  } catch (err) {
+    // a WebAssembly memory reserves about 10 GB of address space up front
+    return { problem: `it could not reserve its WebAssembly memory (${(err as Error).message}; is \`ulimit -v\` low?)` };
+  }
+}
+
+const started = start();
+
+/** Why lines are parsed whole on this thread; null while the scanner reads them. */
+export const LINE_SCANNER_PROBLEM =
+  'problem' in started ? `the fast line reader cannot run: ${started.problem}; every transcript line is parsed whole, which is slower` : null;
+
+/** Where plans are written: the resident arena's memory, or a stand-in where there is none. */
+export const planBytes = 'resident' in started ? started.resident.bytes : new Uint8Array(TAPE);
+export const planWords = new Int32Array(planBytes.buffer, planBytes.byteOffset, TAPE / 4);
+/** The next free byte for plans. */
+let plansEnd = PLANS;
+
+/** Room for `bytes` of plans: its address. */
+export function allocatePlan(bytes: number): number {
+  const address = plansEnd;
+  plansEnd += (bytes + 3) & ~3;
+  if (plansEnd > TAPE) throw new Error('line-scanner: the plans outgrew their room (PLANS to TAPE)');
+  return address;
+}
+
+/**
+ * The arena for a line: the resident one, or for a line longer than it holds one of its own;
+ * null when there is none to be had.
+ */
+export function arenaFor(length: number): Arena | null {
+  if (!('resident' in started)) return null;
+  if (length <= RESIDENT_LINE) return started.resident;
+  try {
+    const arena = new Arena(started.wasm, length);
+    arena.bytes.set(planBytes.subarray(0, plansEnd));
+    return arena;
+  } catch {
+    // no memory for this line alone: JSON.parse reads it, or says it cannot
+    return null;
+  }
+}

@@ -1,0 +1,86 @@
+import type { Json } from './fields';
+import { allocatePlan, planBytes, planWords } from './line-scanner-memory';
+
+// What the line scanner reads of a line (a Want), compiled into the scanner's memory (a Plan) as
+// line-scanner.as.ts reads it: a plan is six words (its key count, -1 when it reads no object;
+// its items' plan; its prefix's address and length; its keys' hash table and that table's size
+// less one), a key five (its name's address and length, its value's plan, its number on the tape,
+// 1 when its value is deferred). Keys are numbered across every plan: the tape names a key by it.
+
+/**
+ * What of a value is read. A Want with nothing set is the whole value, exactly as JSON.parse
+ * gives it; so is a value of a shape the Want does not describe (a string where fields were
+ * expected), which keeps odd lines exact at the cost of reading them whole.
+ */
+export interface Want {
+  /** when the value is an object: only these keys are read, the others skipped */
+  fields?: Record<string, Want>;
+  /** when the value is an array: each item is read so */
+  items?: Want;
+  /**
+   * when the value is a string: kept only when it starts with this, else read as absent. Printable
+   * ASCII but for `"` and `\`; a string whose first characters are written as escapes is left to
+   * JSON.parse.
+   */
+  prefix?: string;
+  /**
+   * the value is kept only when this passes, asked once the line is read, of the object holding
+   * it and of the whole record (a tool call's input by the tool's name, a field only some record
+   * types are read for by the record's type); until then it is stepped over like a value not wanted
+   */
+  when?: (holder: Json, record: Json) => boolean;
+}
+
+/** A Want made ready for the scanner: where it sits in the scanner's memory. */
+export interface Plan {
+  readonly address: number;
+}
+
+export type When = (holder: Json, record: Json) => boolean;
+
+/** Every key of every plan, by its number on the tape. */
+export const keyNames: string[] = [];
+export const keyWhens: (When | null)[] = [];
+
+export function compileWant(want: Want): Plan {
+  const keys = Object.entries(want.fields ?? {}).map(([name, child]) => {
+    const encoded = Buffer.from(name);
+    const nameAddress = allocatePlan(encoded.length);
+    planBytes.set(encoded, nameAddress);
+    const number = keyNames.push(name) - 1;
+    keyWhens.push(child.when ?? null);
+    const address = allocatePlan(20);
+    planWords.set([nameAddress, encoded.length, compileWant(child).address, number, child.when ? 1 : 0], address / 4);
+    return { address, hash: hashOf(encoded) };
+  });
+  // at most half full, so a probe ends soon at an empty slot
+  const slots = Math.max(8, 2 ** Math.ceil(Math.log2(keys.length * 2)));
+  const table = allocatePlan(slots * 4);
+  for (const { address, hash } of keys) {
+    let slot = hash & (slots - 1);
+    while (planWords[table / 4 + slot] !== 0) slot = (slot + 1) & (slots - 1);
+    planWords[table / 4 + slot] = address;
+  }
+  // an item without the prefix would be left out of its array, where JSON.parse keeps it
+  if (want.items?.prefix !== undefined) throw new Error("line-scanner: an array's items are not read by prefix");
+  const items = want.items ? compileWant(want.items).address : 0;
+  let prefix = 0;
+  if (want.prefix !== undefined && !/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/.test(want.prefix)) {
+    throw new Error(`line-scanner: a prefix is printable ASCII but for " and \\, not ${JSON.stringify(want.prefix)}`);
+  }
+  const prefixBytes = want.prefix === undefined ? null : Buffer.from(want.prefix);
+  if (prefixBytes) {
+    prefix = allocatePlan(prefixBytes.length);
+    planBytes.set(prefixBytes, prefix);
+  }
+  const address = allocatePlan(24);
+  planWords.set([want.fields ? keys.length : -1, items, prefix, prefixBytes?.length ?? 0, table, slots - 1], address / 4);
+  return { address };
+}
+
+/** A key name's hash, as line-scanner.as.ts takes it while finding the name's end. */
+function hashOf(name: Buffer): number {
+  let hash = 0;
+  for (const c of name) hash = (Math.imul(hash, 31) + c) >>> 0;
+  return hash;
+}
