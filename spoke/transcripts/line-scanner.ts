@@ -174,7 +174,8 @@ export function scanLine(buf: Buffer, start: number, end: number, plan: Plan): J
   try {
     return build(arena.words, count, buf as DecodingBuffer, start - LINE);
   } catch {
-    // a kept value JSON.parse rejects: the whole line is parsed, for JSON.parse's own message
+    // the walk refuses what JSON.parse would; a value that still cannot be decoded (a string past
+    // V8's longest) leaves the line to JSON.parse, for its own message
     return null;
   } finally {
     // nothing of this line is held until the next one: a build cut short leaves its record in

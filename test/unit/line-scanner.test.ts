@@ -288,9 +288,9 @@ describe('the WebAssembly walk', () => {
     expect(parseLine(readerLine(line), 'f.jsonl', { fsid: 'f', role: 'main' })).toStrictEqual(slowPath(line, 'main', bytes.length));
   });
 
-  it('keeps nothing of a line whose build stops at a value JSON.parse rejects', () => {
+  it('keeps nothing of a line it leaves to JSON.parse after a large kept value', () => {
     const gc = runInNewContext('gc') as () => void;
-    // a large kept summary, then a kept content with a raw tab: the build stops after the summary
+    // a large kept summary, then a kept content with a raw tab, which JSON.parse rejects
     const line = Buffer.from(`{"type":"system","uuid":"s1","summary":"${'s'.repeat(200 * 1024)}","content":"raw\ttab"}`);
     expect(fastPath(line, 0, line.length, 'main')).toBeNull();
     gc();
