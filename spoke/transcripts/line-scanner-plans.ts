@@ -2,10 +2,8 @@ import type { Json } from './fields';
 import { allocatePlan, planBytes, planWords } from './line-scanner-memory';
 
 // What the line scanner reads of a line (a Want), compiled into the scanner's memory (a Plan) as
-// line-scanner.as.ts reads it: a plan is six words (its key count, -1 when it reads no object;
-// its items' plan; its prefix's address and length; its keys' hash table and that table's size
-// less one), a key five (its name's address and length, its value's plan, its number on the tape,
-// 1 when its value is deferred). Keys are numbered across every plan: the tape names a key by it.
+// line-scanner.as.ts reads it (its opening comment gives the layout). Keys are numbered across
+// every plan: the tape names a key by its number.
 
 /**
  * What of a value is read. A Want with nothing set is the whole value, exactly as JSON.parse

@@ -1,14 +1,15 @@
 // AssemblyScript, compiled to WebAssembly by `npm run build:scanner` into line-scanner-wasm.ts.
-// The walk of line-scanner.ts over one JSON line's bytes: it checks the grammar outside strings,
-// steps over what the plan does not want (a string's body sixteen bytes at a time) and writes
-// what it does want to a tape, which line-scanner.ts turns into the sparse object. It decodes
-// nothing: a tape entry says where a value's bytes are and what they hold.
+// The walk of line-scanner.ts over one JSON line's bytes: it checks every byte JSON.parse would
+// check, steps over what the plan does not want (a string's body sixteen bytes at a time) and
+// writes what it does want to a tape, which line-scanner.ts turns into the sparse object. It
+// decodes nothing: a tape entry says where a value's bytes are and what they hold.
 //
-// Memory is line-scanner.ts's (imported): the plans it wrote, the tape, the line. A plan is six
-// words: its key count (-1 when it reads no object), its items' plan (0: none), its prefix's
-// address and length (0: none), its keys' hash table (a key's address by its name's hash, open
-// addressing; 0 ends a probe) and that table's size less one. A key is five words: its name's
-// address and length, its value's plan, its number on the tape, and 1 when its value is deferred.
+// Memory is imported, laid out by line-scanner-memory.ts: the plans line-scanner-plans.ts wrote,
+// the tape, the line. A plan is six words: its key count (-1 when it reads no object), its items'
+// plan (0: none), its prefix's address and length (0: none), its keys' hash table (a key's
+// address by its name's hash, open addressing; 0 ends a probe) and that table's size less one. A
+// key is five words: its name's address and length, its value's plan, its number on the tape, and
+// 1 when its value is deferred.
 
 const QUOTE: u32 = 0x22;
 const BACKSLASH: u32 = 0x5c;
@@ -42,7 +43,7 @@ const ABSENT: u32 = 10;
 const DEFERRED: u32 = 1 << 8;
 const ESCAPED: u32 = 1 << 9;
 const HIGH: u32 = 1 << 10;
-/** `\\ b f n r t`, the escapes from the backslash on (but u), as bits counted from the backslash. */
+/** The escapes backslash, b, f, n, r and t, as bits counted from the backslash (the others: quote, slash, u). */
 const LETTER_ESCAPES: u32 = 1 | (1 << (0x62 - 0x5c)) | (1 << (0x66 - 0x5c)) | (1 << (0x6e - 0x5c)) | (1 << (0x72 - 0x5c)) | (1 << (0x74 - 0x5c));
 const ENTRY: usize = 16;
 
