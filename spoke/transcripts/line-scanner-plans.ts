@@ -51,9 +51,9 @@ export function compileWant(want: Want): Plan {
     planWords.set([nameAddress, encoded.length, compileWant(child).address, number, child.when ? 1 : 0], address / 4);
     return { address, hash: hashOf(encoded) };
   });
-  // at most half full, so a probe ends soon at an empty slot
-  const slots = Math.max(8, 2 ** Math.ceil(Math.log2(keys.length * 2)));
-  const table = allocatePlan(slots * 4);
+  // at most half full, so a probe ends soon at an empty slot; none for a plan that reads no object
+  const slots = want.fields ? Math.max(8, 2 ** Math.ceil(Math.log2(keys.length * 2))) : 0;
+  const table = slots > 0 ? allocatePlan(slots * 4) : 0;
   for (const { address, hash } of keys) {
     let slot = hash & (slots - 1);
     while (planWords[table / 4 + slot] !== 0) slot = (slot + 1) & (slots - 1);
