@@ -51,7 +51,7 @@ export async function up(argv: string[]): Promise<void> {
   if (archiveCap === null) fail(`--archive-cap is a size such as 4G, 500M or none, got "${values['archive-cap']}"`);
   const indexWorkers = values['index-workers'] === undefined ? undefined : Number(values['index-workers']);
   if (indexWorkers !== undefined && !(Number.isInteger(indexWorkers) && indexWorkers >= 0 && indexWorkers <= MAX_INDEX_WORKERS)) {
-    fail(`--index-workers is how many threads parse the first read besides the kernel's own (0 to ${MAX_INDEX_WORKERS}), got "${values['index-workers']}"`);
+    fail(`--index-workers is how many threads index the first read besides the kernel's own (0 to ${MAX_INDEX_WORKERS}), got "${values['index-workers']}"`);
   }
   const claude = values.claude ?? process.env.LOOM_CLAUDE;
   const port = Number(values.port);

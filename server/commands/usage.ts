@@ -17,7 +17,7 @@ usage:
       on PATH); they use its own login. Loom keeps a compressed copy of every transcript it reads
       (<state>/archive), so a session whose file Claude Code deletes stays; --archive-cap 4G (the
       default; none for no cap) drops the oldest copies past it, --no-archive keeps none.
-      --index-workers: threads that parse the first read besides the kernel's own (default none
+      --index-workers: threads that index the first read besides the kernel's own (default none
       on one core, else one per core beyond the kernel's, at least one and at most three).
   loom status [--state DIR] [--json]
       ask the running kernel for its state

@@ -1,6 +1,6 @@
 import type { Goal } from '../model/goal';
 import { asciiJson, decodeText } from '../store/ascii-json';
-import type { BlobStore, StoredBlob } from '../store/blob-store';
+import type { Blobs, StoredBlob } from '../store/blob-store';
 import { array, literal, nullable, number, object, string } from '../store/json-check';
 
 // A session's goals as the index cache keeps them: one JSON blob per session in the store beside
@@ -31,7 +31,7 @@ export class StoredGoals {
   private constructor(
     private parsed: Goal[] | null,
     /** its blob in the store, while it holds these goals */
-    private saved: { store: BlobStore; blob: StoredBlob } | null,
+    private saved: { store: Blobs; blob: StoredBlob } | null,
   ) {}
 
   /** Goals just judged, in memory until saved. */
@@ -40,7 +40,7 @@ export class StoredGoals {
   }
 
   /** Goals in the store, read when first asked for. */
-  static stored(store: BlobStore, blob: StoredBlob): StoredGoals {
+  static stored(store: Blobs, blob: StoredBlob): StoredGoals {
     return new StoredGoals(null, { store, blob });
   }
 
@@ -55,7 +55,7 @@ export class StoredGoals {
   }
 
   /** Where its blob is in the store (written there now if it is not): what the index cache keeps. */
-  save(store: BlobStore): StoredBlob {
+  save(store: Blobs): StoredBlob {
     if (this.saved?.store !== store) this.saved = { store, blob: store.append(Buffer.from(asciiJson(this.parsed ?? []), 'latin1')) };
     return this.saved.blob;
   }
@@ -66,7 +66,7 @@ export class StoredGoals {
   }
 }
 
-function parseBlob({ store, blob }: { store: BlobStore; blob: StoredBlob }): unknown {
+function parseBlob({ store, blob }: { store: Blobs; blob: StoredBlob }): unknown {
   try {
     return JSON.parse(decodeText(store.read(blob)));
   } catch {

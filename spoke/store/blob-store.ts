@@ -23,7 +23,14 @@ export interface StoredBlob {
   bytes: number;
 }
 
-export class BlobStore {
+/** Where blobs are appended and read back: the file beside the cache, or memory (BlobBuffer). */
+export interface Blobs {
+  append(bytes: Uint8Array): StoredBlob;
+  /** the blob's bytes, in a buffer of their own (at offset 0 of its ArrayBuffer, so any typed array can view it) */
+  read(blob: StoredBlob): Buffer;
+}
+
+export class BlobStore implements Blobs {
   /** the file's size with the pending bytes */
   private size: number;
   private readonly pending = Buffer.allocUnsafe(PENDING_BYTES);

@@ -1,5 +1,5 @@
 import type { FileRole, SessionSummary } from '../model/types';
-import type { BlobStore } from '../store/blob-store';
+import type { BlobStore, Blobs } from '../store/blob-store';
 import type { CacheContents, IndexCache } from './index-cache';
 import type { TranscriptPlace } from './paths';
 import { type GraphRecord, type OtherRecord, parseLine, type TranscriptRecord } from './record';
@@ -298,12 +298,29 @@ export class SessionCatalog {
     // every blob a session still refers to (a waking one reads its goals until it is awake)
     blobs.compact(sessions.flatMap((s) => [s.usage.storedRows(), s.subagentUsage.storedRows(), s.storedGoals().storedBlob()]).filter((r) => r !== null));
     const cached = function* (this: SessionCatalog): Generator<CachedSession> {
-      for (const s of sessions) if (!s.waking) yield encodeSession(s, s.sleeping ?? this.awakeFacts(s), blobs);
+      yield* this.encoded(sessions, blobs);
       // the blobs reach their file before the cache that refers to them is in place
       blobs.flush();
     }.call(this);
-    const summaries = Object.fromEntries([...this.summaries].map(([project, map]) => [project, [...map]]));
-    return { sessions: cached, summaries };
+    return { sessions: cached, summaries: this.summaryPairs() };
+  }
+
+  /** Every session as the index cache keeps it, and the summaries: what an index worker hands over of a project. */
+  handOver(blobs: Blobs): { sessions: CachedSession[]; summaries: IndexCache['summaries'] } {
+    return { sessions: [...this.encoded([...this.sessions.values()], blobs)], summaries: this.summaryPairs() };
+  }
+
+  /** A project's summaries, in the order they were read (what an index worker goes on from). */
+  summariesOf(project: string): [string, string][] {
+    return [...(this.summaries.get(project) ?? [])];
+  }
+
+  private *encoded(sessions: TranscriptSession[], blobs: Blobs): Generator<CachedSession> {
+    for (const s of sessions) if (!s.waking) yield encodeSession(s, s.sleeping ?? this.awakeFacts(s), blobs);
+  }
+
+  private summaryPairs(): IndexCache['summaries'] {
+    return Object.fromEntries([...this.summaries].map(([project, map]) => [project, [...map]]));
   }
 
   /** A session and its subagents, depth first. */
@@ -314,9 +331,27 @@ export class SessionCatalog {
   }
 
   /** Brings back sessions from the index cache, asleep. */
-  restore(cache: Pick<IndexCache, 'sessions' | 'summaries'>, blobs: BlobStore): void {
-    for (const [project, pairs] of Object.entries(cache.summaries)) this.summaries.set(project, new Map(pairs));
-    for (const c of cache.sessions) {
+  restore(cache: Pick<IndexCache, 'sessions' | 'summaries'>, blobs: Blobs): void {
+    this.adopt(cache.sessions, cache.summaries, blobs);
+    this.dirty.clear();
+  }
+
+  /**
+   * Takes in sessions indexed elsewhere (the index cache, or an index worker's project), asleep,
+   * with their projects' summaries, each read after those already here. None of their keys may be
+   * here already (the caller checks).
+   */
+  adopt(sessions: Iterable<CachedSession>, summaries: IndexCache['summaries'], blobs: Blobs): void {
+    for (const [project, pairs] of Object.entries(summaries)) {
+      const known = this.summaries.get(project) ?? new Map<string, string>();
+      for (const [leaf, text] of pairs) {
+        known.delete(leaf);
+        known.set(leaf, text);
+      }
+      this.summaries.set(project, known);
+      this.summaryVersion++;
+    }
+    for (const c of sessions) {
       const s = this.ensure(c.key, c.project);
       Object.assign(s, decodeSession(c, blobs));
       for (const f of c.files) {
@@ -324,8 +359,8 @@ export class SessionCatalog {
         this.indexFile(s, f.path);
       }
       if (c.parentKey) this.link(s, c.parentKey);
+      this.dirty.add(c.key);
     }
-    this.dirty.clear();
   }
 
   /** A file is gone from disk, and Loom's copy of it serves its sessions from now on. */

@@ -1,17 +1,13 @@
-import type { TranscriptPlace } from './paths';
-import type { PackedRecords } from './record-transfer';
-import type { TailState } from './tail';
+import type { IndexedProject, ProjectWork } from './project-index';
 
 // What the index workers and the kernel's thread say to each other during the first index. A
-// worker reads one whole file at a time and posts its parse results in batches, each with the
-// tail state after its last line: the kernel's thread can go on from any batch if the worker dies.
+// worker indexes one project at a time (project-index.ts) and posts what it made of it whole.
 
-export type ToIndexer = { kind: 'read'; job: number; path: string; place: Pick<TranscriptPlace, 'fsid' | 'role'> };
+export type ToIndexer = { kind: 'project'; job: number; work: ProjectWork };
 
 export type FromIndexer =
-  /** started: files may be sent; `scannerProblem`: why this worker parses every line whole (LINE_SCANNER_PROBLEM) */
+  /** started: projects may be sent; `scannerProblem`: why this worker parses every line whole (LINE_SCANNER_PROBLEM) */
   | { kind: 'ready'; scannerProblem: string | null }
-  /** `last`: the file is read to its end */
-  | { kind: 'batch'; job: number; records: PackedRecords; state: TailState | null; last: boolean }
-  /** the file could not be read (the kernel's thread reads it, and says why) */
+  | { kind: 'indexed'; job: number; project: IndexedProject }
+  /** the project could not be indexed here (the kernel's thread reads it, and says why if it fails there too) */
   | { kind: 'failed'; job: number; message: string };

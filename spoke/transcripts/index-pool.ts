@@ -4,118 +4,80 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../workers/start-worker';
 import type { FromIndexer, ToIndexer } from './index-messages';
 import { LINE_SCANNER_PROBLEM } from './line-scanner-memory';
-import type { TranscriptPlace } from './paths';
-import type { PackedRecords } from './record-transfer';
-import type { TailState } from './tail';
+import type { IndexedProject, ProjectWork } from './project-index';
 
-// The index workers of the first index (index-worker.ts): files are handed out in the order the
-// kernel's thread will take them in, each to the next worker with room, and what a worker parsed
-// waits, packed, until the kernel's thread comes to that file. A worker that dies fails only the
-// files it was given, which the kernel's thread reads (on from the worker's last batch); the
+// The index workers of the first index (index-worker.ts). Projects are shared in the order the
+// kernel's thread will come to them; workers take them from the last (the kernel's thread reads
+// from the first), and the kernel's thread claims each that no worker has begun when it comes to
+// it. A worker that dies fails only the projects it was given, which the kernel's thread reads; the
 // others go on.
 
 /**
- * A worker's heap: as large as the kernel thread's own. A worker holds one line and what it parses
- * to at a time, so it grows no larger than the kernel thread would reading alone; but V8 cannot
- * stop a worker for one allocation past its cap (a 64 MB line under a 40 MB cap took the whole
- * process down), so any line the kernel thread could read, a worker must be able to read too.
+ * A worker's heap: as large as the kernel thread's own. A worker holds one project's sessions as
+ * the kernel's thread would, and one line and what it parses to at a time; but V8 cannot stop a
+ * worker for one allocation past its cap (a 64 MB line under a 40 MB cap took the whole process
+ * down), so a worker must be able to hold what the kernel's thread can (and leaves it a line
+ * longer than HANDOVER_BYTES).
  */
 const INDEX_WORKER_HEAP_MB = Math.ceil(getHeapStatistics().heap_size_limit / 1024 / 1024);
-/** room for new objects: a batch's records die young here, where 4 MB promoted them (and 40 MB more RSS per worker, measured) */
+/** room for new objects: a line's records die young here, where 4 MB promoted them (and 40 MB more RSS per worker, measured) */
 const INDEX_WORKER_YOUNG_MB = 32;
 /**
- * A worker holds the file it reads and the next, and more while they are small: handed its next
- * file only once done with one, a worker waited for the kernel's thread to come back to its event
- * loop (a third of the worker's time on two cores, measured), and small files go by faster than that.
+ * A worker holds the projects it was given while they come to less than this, so that it never
+ * waits for the kernel's thread to come back to its event loop and hand it the next small one (a
+ * third of a worker's time on two cores, measured when workers read files); a larger one it holds
+ * alone, as what it holds is the kernel thread's no more, and the two end together only as
+ * closely as the last project a worker holds.
  */
-const FILES_PER_WORKER = 2;
 const BYTES_PER_WORKER = 4 << 20;
-const wantsMore = (slot: Slot): boolean =>
-  slot.reading.length < FILES_PER_WORKER || slot.reading.reduce((bytes, file) => bytes + file.size, 0) < BYTES_PER_WORKER;
+const wantsMore = (slot: Slot): boolean => slot.given.reduce((bytes, job) => bytes + job.bytes, 0) < BYTES_PER_WORKER;
 
-/** Results of one batch of a file's lines, and where the file's tail stands after them. */
-export interface ReadBatch {
-  records: PackedRecords;
-  state: TailState | null;
-}
-
-/** Why a worker did not read a file to its end. */
-export interface ReadFailure {
+/** Why a worker did not index a project. */
+export interface IndexFailure {
   message: string;
-  /** the worker died (else the file could not be read, which the kernel's thread will also find) */
+  /** the worker died (else the project could not be indexed there: a file changed, a line too long) */
   died: boolean;
 }
 
-/** One file read (or to be read) by a worker: its batches, taken in order. */
-export class Prefetch {
-  /** a worker has the file: its results will come */
+export type JobOutcome = { indexed: IndexedProject; failure?: undefined } | { failure: IndexFailure; indexed?: undefined };
+
+/** A project shared with the workers: indexed by one of them, or claimed by the kernel's thread. */
+export class ProjectJob {
+  /** a worker has it: its outcome will come */
   started = false;
-  failure: ReadFailure | null = null;
-  private readonly batches: ReadBatch[] = [];
-  private ended = false;
-  private cancelled = false;
-  private wake: (() => void) | null = null;
+  /** the kernel's thread reads it (no worker had begun it) */
+  claimed = false;
+  readonly outcome: Promise<JobOutcome>;
+  private settle!: (outcome: JobOutcome) => void;
 
   constructor(
     readonly job: number,
-    readonly path: string,
-    readonly place: Pick<TranscriptPlace, 'fsid' | 'role'>,
-    readonly size: number,
-  ) {}
-
-  /** The next batch, once the worker has posted it; null when the file is read (or failed: see `failure`). */
-  async next(): Promise<ReadBatch | null> {
-    while (this.batches.length === 0 && !this.ended) await new Promise<void>((resolve) => (this.wake = resolve));
-    return this.batches.shift() ?? null;
+    readonly work: ProjectWork,
+    /** transcript bytes in its files */
+    readonly bytes: number,
+  ) {
+    this.outcome = new Promise((resolve) => (this.settle = resolve));
   }
 
-  /** Nobody will take these results: they are dropped as they come. */
-  cancel(): void {
-    this.cancelled = true;
-    this.batches.length = 0;
-  }
-
-  get wanted(): boolean {
-    return !this.cancelled;
-  }
-
-  /** a batch is waiting (or the file is read): taking it now would not wait for the worker */
-  get ready(): boolean {
-    return this.batches.length > 0 || this.ended;
-  }
-
-  arrived(batch: ReadBatch, last: boolean): void {
-    if (!this.cancelled) this.batches.push(batch);
-    if (last) this.ended = true;
-    this.poke();
-  }
-
-  fail(failure: ReadFailure): void {
-    this.failure = failure;
-    this.ended = true;
-    this.poke();
-  }
-
-  private poke(): void {
-    const wake = this.wake;
-    this.wake = null;
-    wake?.();
+  finish(outcome: JobOutcome): void {
+    this.settle(outcome);
   }
 }
 
 interface Slot {
   worker: Worker;
-  /** started (until then, files wait in the queue, where the kernel's thread may take them) */
+  /** started (until then, projects wait in the queue, where the kernel's thread may claim them) */
   ready: boolean;
-  /** the files given to it, in the order it reads them */
-  reading: Prefetch[];
+  /** the projects given to it, in the order it indexes them */
+  given: ProjectJob[];
   /** why it stopped, from its error event */
   error: string | null;
 }
 
 export class IndexPool {
   private readonly slots = new Set<Slot>();
-  private readonly queue: Prefetch[] = [];
+  /** in the kernel thread's order: workers take from the end */
+  private readonly queue: ProjectJob[] = [];
   private jobs = 0;
   private closing = false;
   /** a worker's LINE_SCANNER_PROBLEM is logged once, not once per worker */
@@ -129,18 +91,27 @@ export class IndexPool {
     for (let i = 0; i < size; i++) this.slots.add(this.start());
   }
 
-  /** Queues a file; a worker reads it when one is free. */
-  read(path: string, place: Pick<TranscriptPlace, 'fsid' | 'role'>, size: number): Prefetch {
-    const prefetch = new Prefetch(++this.jobs, path, place, size);
-    if (this.slots.size === 0) prefetch.fail({ message: 'no index worker is running', died: true });
+  /** Shares a project, after those shared before it in the kernel thread's order. */
+  share(work: ProjectWork, bytes: number): ProjectJob {
+    const job = new ProjectJob(++this.jobs, work, bytes);
+    if (this.slots.size === 0) job.finish({ failure: { message: 'no index worker is running', died: true } });
     else {
-      this.queue.push(prefetch);
+      this.queue.push(job);
       this.dispatch();
     }
-    return prefetch;
+    return job;
   }
 
-  /** Stops every worker; files not read by then are the kernel's thread's. */
+  /** The kernel's thread takes a project to read itself: false when a worker has begun it. */
+  claim(job: ProjectJob): boolean {
+    if (job.started) return false;
+    job.claimed = true;
+    const at = this.queue.indexOf(job);
+    if (at >= 0) this.queue.splice(at, 1);
+    return true;
+  }
+
+  /** Stops every worker; what they had not indexed by then is the kernel's thread's. */
   async close(): Promise<void> {
     this.closing = true;
     const ended = [...this.slots].map((slot) => slot.worker.terminate());
@@ -149,7 +120,7 @@ export class IndexPool {
 
   private start(): Slot {
     const worker = startWorker(new URL('./index-worker.ts', import.meta.url), this.heapMb, {}, INDEX_WORKER_YOUNG_MB);
-    const slot: Slot = { worker, ready: false, reading: [], error: null };
+    const slot: Slot = { worker, ready: false, given: [], error: null };
     worker.on('message', (message: FromIndexer) => this.received(slot, message));
     worker.on('error', (err) => (slot.error = err.message));
     worker.on('exit', () => this.exited(slot));
@@ -166,53 +137,43 @@ export class IndexPool {
       }
       return this.dispatch();
     }
-    const prefetch = slot.reading[0];
-    if (!prefetch || prefetch.job !== message.job) return;
-    if (message.kind === 'failed') {
-      prefetch.fail({ message: message.message, died: false });
-    } else {
-      prefetch.arrived({ records: message.records, state: message.state }, message.last);
-      if (!message.last) return;
-    }
-    slot.reading.shift();
+    const job = slot.given[0];
+    if (!job || job.job !== message.job) return;
+    slot.given.shift();
+    job.finish(message.kind === 'indexed' ? { indexed: message.project } : { failure: { message: message.message, died: false } });
     this.dispatch();
   }
 
   private exited(slot: Slot): void {
     this.slots.delete(slot);
-    const lost = slot.reading.splice(0);
+    const lost = slot.given.splice(0);
     const why = this.closing ? 'the index workers were stopped' : (slot.error ?? 'it exited');
     if (!this.closing) {
       this.log(
         lost.length > 0
-          ? `an index worker stopped (${why}) while reading ${lost[0].path}; the main thread reads that file`
+          ? `an index worker stopped (${why}) while indexing the project ${lost[0].work.project}; the main thread reads it`
           : `an index worker stopped (${why})`,
       );
     }
-    for (const prefetch of lost) prefetch.fail({ message: why, died: true });
+    for (const job of lost) job.finish({ failure: { message: why, died: true } });
     if (this.slots.size > 0) return;
-    for (const waiting of this.queue.splice(0)) waiting.fail({ message: 'no index worker is running', died: true });
+    for (const waiting of this.queue.splice(0)) waiting.finish({ failure: { message: 'no index worker is running', died: true } });
   }
 
   private dispatch(): void {
-    // a file at a time to each worker that wants one, round after round: each has one before any has more
+    // a project at a time to each worker that wants one, round after round: each has one before any has more
     for (let given = true; given; ) {
       given = false;
       for (const slot of this.slots) {
         if (!slot.ready || !wantsMore(slot)) continue;
-        let next = this.queue.shift();
-        while (next && !next.wanted) next = this.queue.shift();
+        const next = this.queue.pop();
         if (!next) return;
-        this.give(slot, next);
+        slot.given.push(next);
+        next.started = true;
+        slot.worker.postMessage({ kind: 'project', job: next.job, work: next.work } satisfies ToIndexer);
         given = true;
       }
     }
-  }
-
-  private give(slot: Slot, next: Prefetch): void {
-    slot.reading.push(next);
-    next.started = true;
-    slot.worker.postMessage({ kind: 'read', job: next.job, path: next.path, place: next.place } satisfies ToIndexer);
   }
 }
 

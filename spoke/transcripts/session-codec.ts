@@ -1,5 +1,5 @@
 import { StoredGoals } from '../goals/stored-goals';
-import type { BlobStore } from '../store/blob-store';
+import type { Blobs } from '../store/blob-store';
 import { array, boolean, type Checked, literal, nullable, number, object, record, string } from '../store/json-check';
 import { MessageLedger } from '../usage/ledger';
 import type { SleepFacts, TranscriptSession } from './session';
@@ -64,7 +64,7 @@ type Restored = Pick<
 >;
 
 /** A session as the cache keeps it, with the facts it has asleep (or would have). */
-export function encodeSession(s: TranscriptSession, facts: SleepFacts, blobs: BlobStore): CachedSession {
+export function encodeSession(s: TranscriptSession, facts: SleepFacts, blobs: Blobs): CachedSession {
   const { goals, ...rest } = facts;
   return {
     key: s.key,
@@ -88,7 +88,7 @@ export function encodeSession(s: TranscriptSession, facts: SleepFacts, blobs: Bl
 }
 
 /** What a cached session puts back on its session, asleep. */
-export function decodeSession(c: CachedSession, blobs: BlobStore): Restored {
+export function decodeSession(c: CachedSession, blobs: Blobs): Restored {
   return {
     cwd: c.cwd,
     gitBranch: c.gitBranch,
@@ -104,4 +104,9 @@ export function decodeSession(c: CachedSession, blobs: BlobStore): Restored {
     usage: MessageLedger.stored(blobs, c.usage),
     subagentUsage: MessageLedger.stored(blobs, c.subagentUsage),
   };
+}
+
+/** Moves a cached session's blob references by `by` bytes: its blobs were appended to another store at that offset. */
+export function moveBlobs(c: CachedSession, by: number): void {
+  for (const blob of [c.facts.goals, c.usage, c.subagentUsage]) blob.at += by;
 }

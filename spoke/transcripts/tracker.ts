@@ -3,15 +3,17 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import type { TranscriptArchive } from '../archive/transcript-archive';
 import type { IndexingProgress } from '../model/types';
+import { BlobBuffer } from '../store/blob-buffer';
 import { BlobStore } from '../store/blob-store';
 import { ArchivedTail } from './archived-tail';
 import type { FileIngest, SessionCatalog } from './catalog';
 import { blobFileOf, loadIndexCache, saveIndexCache } from './index-cache';
-import { IndexPool, type Prefetch } from './index-pool';
+import { IndexPool, type JobOutcome, type ProjectJob } from './index-pool';
 import { LINE_SCANNER_PROBLEM } from './line-scanner-memory';
 import { dirWatchOf, placeOf, sessionFolderOf, type TranscriptPlace } from './paths';
-import { type AheadFile, INDEX_WORKERS_AFTER_BYTES, ingestPrefetched, ReadAhead } from './read-ahead';
+import type { IndexedProject } from './project-index';
 import type { TranscriptSession } from './session';
+import { moveBlobs } from './session-codec';
 import { FileTail, type Line } from './tail';
 import { realRoot, refusedLink } from './tree-links';
 import { TreeWatcher } from './tree-watcher';
@@ -28,8 +30,9 @@ import { TreeWatcher } from './tree-watcher';
 // were read to and their sessions come back asleep; any file that grew wakes its sessions
 // (read again up to that offset) before its new lines are read.
 //
-// With index workers, the first read of files the cache does not vouch for is parsed on other
-// threads, ahead of the kernel's thread, which takes their results in the same order (read-ahead.ts).
+// With index workers, once the newest files are read, projects not yet begun (or what is left
+// of one) are indexed whole on other threads (project-index.ts), and the kernel's thread takes in
+// what each made of them as a restart takes in the cache.
 //
 // With an archive, every file is copied as it is read (after the first index, in a pass of its
 // own), and a file Claude Code deletes is followed on in Loom's copy: its sessions stay.
@@ -42,6 +45,13 @@ const CACHE_SAVE_DELAY_MS = 30_000;
  */
 const PREFETCH_FILES = 8;
 const PREFETCH_BYTES = 2 * 1024 * 1024;
+/**
+ * Transcript bytes of the newest files the kernel's thread reads alone before the index workers
+ * start: the first screen's sessions are among them, and a worker starting beside them (its own
+ * heap and code to load, on a core the kernel's thread shares with V8's helpers) put the first
+ * screen 0.1–0.3 s later on two cores (docs/performance.md).
+ */
+export const INDEX_WORKERS_AFTER_BYTES = 64 * 1024 * 1024;
 /** a session's folder is watched (for a subagents/ to appear) while the session was written in the last day */
 const SESSION_ACTIVE_MS = 24 * 60 * 60 * 1000;
 
@@ -152,47 +162,32 @@ export class TranscriptTracker {
     this.progress.filesTotal = found.length;
     this.progress.bytesTotal = found.reduce((sum, f) => sum + f.size, 0);
     onProgress?.(this.progress);
-    const toRead = found.filter((f) => !unchanged.has(f.path));
-    let ahead: ReadAhead | null = null;
     /** bytes the kernel's thread reads alone before the index workers start (none start without workers) */
-    let workersAfter = this.progress.workers > 0 ? (this.options.indexWorkersAfter ?? INDEX_WORKERS_AFTER_BYTES) : Infinity;
-    let readAlone = 0;
-    let turn = 0;
-    /** files read out of their turn while a worker read the one whose turn it was */
-    const readEarly = new Set<string>();
+    const workersAfter = this.progress.workers > 0 ? (this.options.indexWorkersAfter ?? INDEX_WORKERS_AFTER_BYTES) : Infinity;
     const done = () => {
       this.progress.filesDone++;
       onProgress?.(this.progress);
     };
+    const toRead = found.filter((f) => !unchanged.has(f.path));
     try {
-      for (const { path, size } of found) {
+      let readAlone = 0;
+      let at = 0;
+      for (let turn = 0; at < found.length && readAlone < workersAfter; at++) {
         if (this.stopped) return;
-        if (readEarly.has(path)) continue;
-        if (unchanged.has(path)) {
-          this.progress.bytesDone += size;
-          this.progress.filesFromCache++;
-        } else {
-          if (readAlone >= workersAfter) {
-            ahead = this.readAhead(toRead.slice(turn));
-            workersAfter = Infinity;
-          }
-          if (!ahead) {
-            this.prefetchAfter(toRead, turn);
-            readAlone += size;
-          }
-          turn++;
-          const prefetch = ahead?.take(path) ?? null;
-          if (prefetch) await this.readOutOfTurn(ahead!, prefetch, readEarly, done);
-          // stopped meanwhile: stop() waited only for the reads begun before it
-          if (this.stopped) return;
-          await this.pump(path, prefetch);
+        const { path, size } = found[at];
+        if (unchanged.has(path)) this.fromCache(size);
+        else {
+          this.prefetchAfter(toRead, turn++);
+          readAlone += size;
+          await this.pump(path);
         }
         done();
       }
+      if (at < found.length) await this.indexWithWorkers(found.slice(at), unchanged, done);
+      if (this.stopped) return;
     } finally {
       // files opened ahead and not read since (the index stopped, or a read signalled meanwhile took the turn)
       for (const file of this.files.values()) file.tail.dropPrefetch();
-      ahead?.cancel();
       await this.pool?.close();
       this.pool = null;
     }
@@ -200,6 +195,136 @@ export class TranscriptTracker {
     if (this.cacheStale) this.saveCache();
     onProgress?.(this.progress);
     void this.copyAll(found);
+  }
+
+  private fromCache(size: number): void {
+    this.progress.bytesDone += size;
+    this.progress.filesFromCache++;
+  }
+
+  /**
+   * The rest of the first index, project by project, with the index workers: each project whose
+   * files left are all unread is shared with them (project-index.ts); the kernel's thread goes
+   * through the projects in order, reading those no worker has begun (and the others), while the
+   * workers take them from the last. What a worker made of a project is taken in as it comes.
+   */
+  private async indexWithWorkers(rest: FoundFile[], unchanged: Set<string>, done: () => void): Promise<void> {
+    const projects = new Map<string, FoundFile[]>();
+    for (const file of rest) {
+      const project = this.files.get(file.path)?.place.project ?? '';
+      projects.set(project, [...(projects.get(project) ?? []), file]);
+    }
+    const shared = this.share(projects, unchanged, done);
+    const taken: Promise<void>[] = [];
+    for (const [project, files] of projects) {
+      const share = shared.get(project);
+      if (share && (this.options.waitForIndexWorkers || !this.pool!.claim(share.job))) {
+        taken.push(share.taken);
+        continue;
+      }
+      share?.release();
+      for (const { path, size } of files) {
+        if (this.stopped) return;
+        if (unchanged.has(path)) this.fromCache(size);
+        else await this.pump(path, true);
+        done();
+        // read without waiting on the event loop: it turns now, for what the workers posted meanwhile
+        await new Promise(setImmediate);
+      }
+    }
+    await Promise.all(taken);
+  }
+
+  /**
+   * Shares with index workers every project whose files left are all unread: none when there are
+   * no such projects. Until a project is taken in (or claimed back), its files are held: a signal
+   * for one reads it once the project is in.
+   */
+  private share(projects: Map<string, FoundFile[]>, unchanged: Set<string>, done: () => void): Map<string, SharedProject> {
+    const shared = new Map<string, SharedProject>();
+    const eligible: [string, TrackedFile[], number][] = [];
+    for (const [project, found] of projects) {
+      const files = found.map(({ path }) => this.files.get(path));
+      const unread = (f: TrackedFile | undefined, i: number): f is TrackedFile =>
+        !!f && !unchanged.has(found[i].path) && !f.archived && f.reading === null && f.tail.state() === null;
+      if (files.every(unread)) eligible.push([project, files, found.reduce((sum, f) => sum + f.size, 0)]);
+    }
+    if (eligible.length === 0) return shared;
+    this.pool = new IndexPool(Math.min(this.progress.workers, eligible.length), this.options.log);
+    for (const [project, files, bytes] of eligible) {
+      // opened ahead of its turn before the workers started: a worker reads it now, and the size
+      // it was opened at would make the file look cut short if it grew meanwhile
+      for (const file of files) file.tail.dropPrefetch();
+      const work = { project, files: files.map(({ path, place }) => ({ path, place })), summaries: this.catalog.summariesOf(project) };
+      const job = this.pool.share(work, bytes);
+      const release = this.hold(files);
+      const taken = job.outcome.then((outcome) => (job.claimed ? undefined : this.takeProject(outcome, files, release, done)));
+      shared.set(project, { job, taken, release });
+    }
+    return shared;
+  }
+
+  /**
+   * Holds files a worker may be reading: a read asked for meanwhile (a signal, a wake) waits, and
+   * happens once they are released (their project taken in, or claimed back).
+   */
+  private hold(files: TrackedFile[]): () => void {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    for (const file of files) {
+      file.reading = held.then(() => {
+        if (!file.again || this.stopped) return;
+        file.again = false;
+        return this.pump(file.path);
+      });
+    }
+    return () => {
+      for (const file of files) file.reading = null;
+      release();
+    };
+  }
+
+  /**
+   * Takes in what a worker made of a project, when it still stands for the files (each still
+   * unread here, at the same place, and every session key it asked for still the session's own);
+   * else the kernel's thread reads the project's files itself, in order.
+   */
+  private async takeProject(outcome: JobOutcome, files: TrackedFile[], release: () => void, done: () => void): Promise<void> {
+    const indexed = outcome.indexed;
+    if (this.stopped) return release();
+    if (indexed && this.stillStands(indexed, files)) {
+      const store = this.blobs ? rebased(indexed, this.blobs) : new BlobBuffer(indexed.blobs);
+      this.catalog.adopt(indexed.sessions, indexed.summaries, store);
+      const states = new Map(indexed.files.map((state) => [state.path, state]));
+      for (const file of files) {
+        const state = states.get(file.path);
+        if (state) {
+          file.tail.resume(state);
+          this.progress.bytesDone += state.offset;
+        }
+        file.ingest = this.catalog.openFile(file.path, file.place, false);
+        this.progress.filesByWorkers++;
+        this.options.read?.(file.path);
+        done();
+      }
+      release();
+      this.announce();
+      return;
+    }
+    release();
+    for (const file of files) {
+      if (this.stopped) return;
+      await this.pump(file.path, true);
+      done();
+    }
+  }
+
+  private stillStands(indexed: IndexedProject, files: TrackedFile[]): boolean {
+    return (
+      files.every((f) => this.files.get(f.path) === f && !f.archived && f.tail.state() === null && samePlace(this.placeFor(f.path), f.place)) &&
+      indexed.asked.every((id) => this.catalog.keyOf(id) === id) &&
+      indexed.sessions.every((c) => this.catalog.get(c.key) === undefined)
+    );
   }
 
   async stop(): Promise<void> {
@@ -212,43 +337,6 @@ export class TranscriptTracker {
     if (this.progress.done && this.cacheStale) this.saveCache();
     this.blobs?.close();
     this.blobs = null;
-  }
-
-  /**
-   * While no batch of the file whose turn it is has come from its worker, the kernel's thread reads
-   * the next files no worker has begun itself (ReadAhead.steal), each done as it is read.
-   */
-  private async readOutOfTurn(ahead: ReadAhead, prefetch: Prefetch, readEarly: Set<string>, done: () => void): Promise<void> {
-    while (!prefetch.ready && !this.stopped) {
-      const early = ahead.steal();
-      if (early === null) return;
-      readEarly.add(early);
-      await this.pump(early, null, true);
-      done();
-      // read without waiting on the event loop: it turns now, for what the workers posted meanwhile
-      await new Promise(setImmediate);
-    }
-  }
-
-  /**
-   * Index workers for the files read from the start (never read, not restored from the cache, on
-   * disk): none when there are no workers or no such files.
-   */
-  private readAhead(toRead: FoundFile[]): ReadAhead | null {
-    const workers = this.progress.workers;
-    if (workers <= 0) return null;
-    const cold: AheadFile[] = [];
-    for (const { path, size } of toRead) {
-      const file = this.track(path);
-      if (!file || file.archived || file.tail.state() !== null) continue;
-      // opened ahead of its turn before the workers started: a worker reads it now, and the size
-      // it was opened at would make the file look cut short if it grew meanwhile
-      file.tail.dropPrefetch();
-      cold.push({ path, size, place: file.place, group: file.place.project });
-    }
-    if (cold.length === 0) return null;
-    this.pool = new IndexPool(Math.min(workers, cold.length), this.options.log);
-    return new ReadAhead(this.pool, cold, this.options.waitForIndexWorkers);
   }
 
   /**
@@ -384,7 +472,7 @@ export class TranscriptTracker {
   reidentify(sessionId: string): void {
     for (const file of [...this.files.values()]) {
       const named = file.place.role === 'main' ? file.place.fsid : file.place.parentKey ? basename(dirname(dirname(file.path))) : null;
-      if (named !== sessionId || JSON.stringify(this.placeFor(file.path)) === JSON.stringify(file.place)) continue;
+      if (named !== sessionId || samePlace(this.placeFor(file.path), file.place)) continue;
       this.options.log(`${file.path} belongs to Loom session ${this.catalog.keyOf(sessionId)}; reading it again under that key`);
       this.forget(file.path);
       this.signal(file.path);
@@ -442,20 +530,17 @@ export class TranscriptTracker {
    * `onThisThread`: the first read of a file taken from the index workers, while they keep every
    * other core busy (FileTail.read).
    */
-  private pump(path: string, prefetch: Prefetch | null = null, onThisThread = false): Promise<void> {
+  private pump(path: string, onThisThread = false): Promise<void> {
     const file = this.track(path);
-    if (!file || file.reading !== null) prefetch?.cancel();
     if (!file) return Promise.resolve();
     if (file.reading !== null) {
       file.again = true;
       return file.reading;
     }
     file.reading = (async () => {
-      let first = prefetch;
       do {
         file.again = false;
-        await this.readOnce(file, first, onThisThread);
-        first = null;
+        await this.readOnce(file, onThisThread);
       } while (file.again && !this.stopped);
     })().finally(() => {
       file.reading = null;
@@ -463,8 +548,8 @@ export class TranscriptTracker {
     return file.reading;
   }
 
-  /** Reads what a file gained (with `prefetch`, what a worker read of it first). */
-  private async readOnce(file: TrackedFile, prefetch: Prefetch | null = null, onThisThread = false): Promise<void> {
+  /** Reads what a file gained. */
+  private async readOnce(file: TrackedFile, onThisThread = false): Promise<void> {
     const initial = !this.progress.done;
     const before = file.tail.offset;
     let woken: TranscriptSession[] = [];
@@ -473,24 +558,17 @@ export class TranscriptTracker {
       woken = await this.wakeGroup(file.path);
       file.ingest ??= this.catalog.openFile(file.path, file.place, false);
       if (file.archived) this.catalog.markArchived(file.path);
-      // a worker's read stands only for a file nobody has read since: else it is read here
-      if (prefetch && file.tail.state() === null && !file.archived) {
-        await ingestPrefetched(prefetch, file.ingest, file.tail);
-        if (!prefetch.failure) this.progress.filesByWorkers++;
-      } else prefetch?.cancel();
-      // then what the file gained meanwhile (or, when the worker stopped, the rest of it)
-      if (!prefetch || !this.stopped)
-        await file.tail.read(
-          {
-            restart: (outcome) => {
-              this.options.log(`${file.path} was ${outcome}; reading it again from the start`);
-              file.ingest = this.catalog.openFile(file.path, file.place, true);
-            },
-            line: (line) => file.ingest!.line(line),
+      await file.tail.read(
+        {
+          restart: (outcome) => {
+            this.options.log(`${file.path} was ${outcome}; reading it again from the start`);
+            file.ingest = this.catalog.openFile(file.path, file.place, true);
           },
-          Infinity,
-          onThisThread,
-        );
+          line: (line) => file.ingest!.line(line),
+        },
+        Infinity,
+        onThisThread,
+      );
       file.ingest.progress(file.tail.offset, file.tail.lines);
       void this.keepCopy(file);
     } catch (err) {
@@ -654,6 +732,23 @@ export class TranscriptTracker {
     }
     return found;
   }
+}
+
+/** A worker's blobs appended to the cache's store, its sessions' references moved with them. */
+function rebased(indexed: IndexedProject, store: BlobStore): BlobStore {
+  const { at } = store.append(indexed.blobs);
+  for (const c of indexed.sessions) moveBlobs(c, at);
+  return store;
+}
+
+const samePlace = (a: TranscriptPlace | null, b: TranscriptPlace): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** A project indexed by a worker (or claimed back by the kernel's thread), its files held until then. */
+interface SharedProject {
+  job: ProjectJob;
+  /** resolves once what the worker made of it is taken in (or read here instead) */
+  taken: Promise<void>;
+  release(): void;
 }
 
 function writtenSince(path: string, since: number): boolean {

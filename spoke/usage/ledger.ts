@@ -1,5 +1,5 @@
 import { type MessageUsage, type Tokens, tokensAt } from '../model/usage';
-import type { BlobStore, StoredBlob } from '../store/blob-store';
+import type { Blobs, StoredBlob } from '../store/blob-store';
 import { tokenTotal } from './usage';
 
 // Every API message of a session, once, in columns rather than objects: a gigabyte of
@@ -39,7 +39,7 @@ export function keyHash(key: string): number {
   return (a >>> 0) * 0x200000 + ((b >>> 0) >>> 11);
 }
 
-/** A ledger's rows in a BlobStore (float64s, WIDTH per message), with the model names its rows' model column indexes. */
+/** A ledger's rows in a blob store (float64s, WIDTH per message), with the model names its rows' model column indexes. */
 export interface StoredLedger extends StoredBlob {
   models: (string | null)[];
 }
@@ -52,7 +52,7 @@ const NO_U16 = new Uint16Array(0);
 
 export class MessageLedger {
   /** its rows in the store, while they are the same as in memory (or there are none in memory) */
-  private saved: { store: BlobStore; rows: StoredLedger } | null = null;
+  private saved: { store: Blobs; rows: StoredLedger } | null = null;
   /** whether the columns below hold the rows; false while they are only in the store */
   private resident = true;
   private rows = new Map<number, number>();
@@ -63,7 +63,7 @@ export class MessageLedger {
   private tokens = NO_F64;
 
   /** A ledger whose rows are in the store: read when something asks, kept in memory only when added to. */
-  static stored(store: BlobStore, rows: StoredLedger): MessageLedger {
+  static stored(store: Blobs, rows: StoredLedger): MessageLedger {
     const ledger = new MessageLedger();
     ledger.saved = { store, rows };
     ledger.resident = false;
@@ -92,13 +92,13 @@ export class MessageLedger {
   }
 
   /** Where its rows are in the store (written there now if they changed): what the index cache keeps. */
-  save(store: BlobStore): StoredLedger {
+  save(store: Blobs): StoredLedger {
     if (this.saved?.store !== store) this.saved = { store, rows: { ...this.packed(store), models: this.usedModels() } };
     return this.saved.rows;
   }
 
   /** Its rows are kept in the store only, until something adds to them (a session fell asleep). */
-  spill(store: BlobStore): void {
+  spill(store: Blobs): void {
     this.save(store);
     this.resident = false;
     this.rows = new Map();
@@ -118,7 +118,7 @@ export class MessageLedger {
   }
 
   /** The rows as float64s, WIDTH per message, written to the ledger's store. */
-  private packed(store: BlobStore): StoredBlob {
+  private packed(store: Blobs): StoredBlob {
     const local = new Map(this.usedModels().map((m, i) => [m, i]));
     const out = new Float64Array(this.rows.size * WIDTH);
     let k = 0;
@@ -195,7 +195,7 @@ export class MessageLedger {
 }
 
 /** A ledger's rows as stored: float64s, WIDTH per message. */
-function valuesOf(store: BlobStore, rows: StoredBlob): Float64Array {
+function valuesOf(store: Blobs, rows: StoredBlob): Float64Array {
   const bytes = store.read(rows);
   return new Float64Array(bytes.buffer, 0, Math.floor(bytes.length / 8));
 }

@@ -92,7 +92,7 @@ describe('loom up and loom status', () => {
       (e) => e,
     );
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain(`--index-workers is how many threads parse the first read besides the kernel's own (0 to 16), got "many"`);
+    expect(bad.stderr).toContain(`--index-workers is how many threads index the first read besides the kernel's own (0 to 16), got "many"`);
   });
 
   it('refuses a second kernel on the same state dir and names the one holding it', async () => {

@@ -2,15 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionCatalog } from '../../spoke/transcripts/catalog';
+import { LocalSource } from '../../spoke/source';
 import { IndexPool } from '../../spoke/transcripts/index-pool';
 import { placeOf } from '../../spoke/transcripts/paths';
-import { ingestPrefetched } from '../../spoke/transcripts/read-ahead';
-import { FileTail } from '../../spoke/transcripts/tail';
 
 // A line too long for an index worker (what it parses to could pass the worker's heap, and a
-// worker out of heap can take the whole process with it) is left to the kernel's thread, which
-// reads the file on from the worker's last batch, every line once.
+// worker out of heap can take the whole process with it) leaves its project to the kernel's
+// thread, which indexes it whole.
 
 const SESSION = '7b0c35c2-4d36-4c8e-9f0a-1c2d3e4f5a6b';
 const BEFORE = 3000;
@@ -45,23 +43,29 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('a line too long for an index worker', () => {
-  it('is left with the rest of its file to the kernel thread, which reads on from the last batch, every line once', async () => {
+  it('fails its project there without parsing the line, the worker alive', async () => {
     const logs: string[] = [];
+    // a heap the line's millions of objects would not fit in
     const pool = new IndexPool(1, (m) => logs.push(m), 40);
-    const place = placeOf(root, file)!;
-    const catalog = new SessionCatalog('test');
-    const ingest = catalog.openFile(file, place, false);
-    const tail = new FileTail(file);
-    const prefetch = pool.read(file, place, statSync(file).size);
-    await ingestPrefetched(prefetch, ingest, tail);
-    expect(prefetch.failure).toMatchObject({ died: false, message: `line ${BEFORE + 1} is longer than 4 MB` });
-    // the worker posted every line before the long one
-    expect(tail.lines).toBe(BEFORE);
-    await tail.read({ restart: () => {}, line: (l) => ingest.line(l) });
-    expect(tail.lines).toBe(BEFORE + 1 + AFTER);
-    const session = catalog.get(SESSION)!;
-    expect(session.activePath().map((a) => a.sequence)).toEqual(Array.from({ length: BEFORE + 1 + AFTER }, (_, i) => i + 1));
-    expect(logs).toEqual([]);
-    await pool.close();
+    try {
+      const job = pool.share({ project: 'project', files: [{ path: file, place: placeOf(root, file)! }], summaries: [] }, statSync(file).size);
+      expect(await job.outcome).toEqual({ failure: { died: false, message: `line ${BEFORE + 1} of ${file} is longer than 4 MB` } });
+      expect(logs).toEqual([]);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('leaves its project to the kernel thread, which reads every line once', async () => {
+    const source = new LocalSource({ projectsRoot: root, host: 'test', indexWorkers: 1, indexWorkersAfter: 0, waitForIndexWorkers: true });
+    try {
+      await source.start();
+      expect(source.kernel().indexing.filesByWorkers).toBe(0);
+      const session = source.session('test', SESSION)!;
+      expect(session.atomCount).toBe(BEFORE + 1 + AFTER);
+      expect(session.files[0].lines).toBe(BEFORE + 1 + AFTER);
+    } finally {
+      await source.stop();
+    }
   }, 60_000);
 });

@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +9,8 @@ import { defaultIndexWorkers } from '../../spoke/transcripts/index-pool';
 import { FIXTURES } from '../helpers/kernel';
 import { until } from '../helpers/wait';
 
-// Index workers parse the first read on other threads; the kernel's thread takes their results
-// file by file in its own order. Whatever the number of workers, the index must be the same.
+// Index workers index whole projects of the first read on other threads; the kernel's thread
+// takes in what they made of each. Whatever the number of workers, the index must be the same.
 
 const HOST = 'test';
 const logs: string[] = [];
@@ -27,9 +29,6 @@ async function indexed(indexWorkers: number): Promise<LocalSource> {
   await source.start();
   return source;
 }
-
-/** the one fixture longer than an index worker's batch of lines */
-const LONGEST = join(FIXTURES, '-home-USER-projects-spotter-worktrees', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl');
 
 /** The workers of a source's first read, while it runs (the pool is the tracker's own). */
 const workersOf = (source: LocalSource): Worker[] => {
@@ -80,22 +79,44 @@ describe('index workers', () => {
     expect(logs).toEqual([]);
   });
 
-  it('build the same index when their one worker dies part way through a file, which the kernel thread reads on', async () => {
+  it('build the same index with an index cache, which a restart without workers brings back the same', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loom-index-workers-'));
+    const cacheFile = join(dir, 'index-cache.json');
+    const expected = await everything(alone);
+    try {
+      // the sessions' usage rows and goals go to the cache's blob file, moved to where they land there
+      const cold = sourceWith({ indexWorkers: 2, waitForIndexWorkers: true, cacheFile });
+      await cold.start();
+      expect(cold.kernel().indexing.filesByWorkers).toBe(cold.kernel().indexing.filesDone);
+      expect(await everything(cold)).toEqual(expected);
+      await cold.stop();
+      const warm = sourceWith({ indexWorkers: 0, cacheFile });
+      await warm.start();
+      expect(warm.kernel().indexing.filesFromCache).toBe(warm.kernel().indexing.filesDone);
+      expect(await everything(warm)).toEqual(expected);
+      await warm.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('build the same index when their one worker dies part way, leaving the projects it held to the kernel thread', async () => {
     const said: string[] = [];
     const source = sourceWith({ indexWorkers: 1, waitForIndexWorkers: true, log: (m) => said.push(m) });
     try {
       const started = source.start();
-      // stopped once the kernel's thread has the first batch of the one fixture longer than a
-      // batch: what the worker posted after it never arrives, as if it died there
+      // stopped once it has posted its first project, holding the next ones: those never come
       const worker = await until(() => workersOf(source)[0], 'the index worker');
       worker.on('message', (message: FromIndexer) => {
-        if (message.kind !== 'batch' || message.last) return;
+        if (message.kind !== 'indexed') return;
         worker.removeAllListeners('message');
         void worker.terminate();
       });
       await started;
-      expect(said).toEqual([`an index worker stopped (it exited) while reading ${LONGEST}; the main thread reads that file`]);
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(/^an index worker stopped \(it exited\) while indexing the project \S+; the main thread reads it$/);
       const { filesByWorkers, filesDone } = source.kernel().indexing;
+      expect(filesByWorkers).toBeGreaterThan(0);
       expect(filesByWorkers).toBeLessThan(filesDone);
       expect(await everything(source)).toEqual(await everything(alone));
     } finally {
