@@ -24,12 +24,12 @@ const INDEX_WORKER_HEAP_MB = Math.ceil(getHeapStatistics().heap_size_limit / 102
 const INDEX_WORKER_YOUNG_MB = 32;
 /**
  * A worker holds the projects it was given while they come to less than this, so that it never
- * waits for the kernel's thread to come back to its event loop and hand it the next small one (a
- * third of a worker's time on two cores, measured when workers read files); a larger one it holds
- * alone, as what it holds is the kernel thread's no more, and the two end together only as
- * closely as the last project a worker holds.
+ * waits for the kernel's thread to come back to its event loop and hand it the next small one: at
+ * 4 MB a worker was idle 7 % of its time on real transcripts (projects of 1.5 MB on average), at
+ * 16 MB not measurably. A larger project it holds alone: what a worker holds is no longer the
+ * kernel thread's to claim, and the two end together only as closely as the last one it holds.
  */
-const BYTES_PER_WORKER = 4 << 20;
+const BYTES_PER_WORKER = 16 << 20;
 const wantsMore = (slot: Slot): boolean => slot.given.reduce((bytes, job) => bytes + job.bytes, 0) < BYTES_PER_WORKER;
 
 /** Why a worker did not index a project. */

@@ -50,8 +50,8 @@ beforeAll(() => {
     older: write(join(app, 'older.jsonl'), 'older', 2),
     other: write(join(lib, 'other.jsonl'), 'other', 2),
     another: write(join(lib, 'another.jsonl'), 'another', 2),
-    // over 4 MB: the worker holds it alone
-    old: write(join(big, 'old.jsonl'), 'old', 1200, 4096),
+    // over 16 MB: the worker holds it alone
+    old: write(join(big, 'old.jsonl'), 'old', 1100, 16384),
   };
   const now = Date.now() / 1000;
   for (const [i, path] of Object.values(files).entries()) utimesSync(path, now - 3600 - i * 60, now - 3600 - i * 60);
