@@ -18,7 +18,7 @@ usage:
       (<state>/archive), so a session whose file Claude Code deletes stays; --archive-cap 4G (the
       default; none for no cap) drops the oldest copies past it, --no-archive keeps none.
       --index-workers: threads that index the first read besides the kernel's own (default none
-      on one core, else one per core beyond the kernel's, at least one and at most three).
+      on one core, else one per core beyond the kernel's, at most two).
   loom status [--state DIR] [--json]
       ask the running kernel for its state
   loom url [--state DIR]

@@ -179,13 +179,11 @@ export class IndexPool {
 
 /**
  * Index workers unless told otherwise: none on one core; else one per core left after the
- * kernel's thread, at least one and at most three. On two cores the one worker and the kernel's
- * thread share them: the kernel's thread reads a file itself whenever the worker is still on the
- * one whose turn it is, so neither waits (a cold index 25–30 % sooner, measured). Past three, the
- * kernel's thread, which unpacks and ingests every record, takes about half of what it took
- * reading alone, and two or three workers parse as fast as it takes (docs/performance.md, Index
- * workers).
+ * kernel's thread, at most two. Each indexes whole projects while the kernel's thread indexes
+ * others, so more would still go faster on more cores; but each costs 50–65 MB of peak RSS (a
+ * 1 GB cold index peaked at 185–191 MB with one, 236–256 MB with two, 290–321 MB with three,
+ * measured), and two keep it within 300 MB (docs/performance.md, Index workers).
  */
 export function defaultIndexWorkers(cores = availableParallelism()): number {
-  return cores > 1 ? Math.min(cores - 1, 3) : 0;
+  return cores > 1 ? Math.min(cores - 1, 2) : 0;
 }

@@ -212,7 +212,9 @@ export class TranscriptTracker {
     const projects = new Map<string, FoundFile[]>();
     for (const file of rest) {
       const project = this.files.get(file.path)?.place.project ?? '';
-      projects.set(project, [...(projects.get(project) ?? []), file]);
+      const files = projects.get(project);
+      if (files) files.push(file);
+      else projects.set(project, [file]);
     }
     const shared = this.share(projects, unchanged, done);
     const taken: Promise<void>[] = [];

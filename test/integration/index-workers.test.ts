@@ -152,7 +152,7 @@ describe('index workers', () => {
     }
   });
 
-  it('are none by default on one core, else one per core beyond the kernel thread, at most three', () => {
-    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultIndexWorkers(cores))).toEqual([0, 1, 2, 3, 3, 3]);
+  it('are none by default on one core, else one per core beyond the kernel thread, at most two', () => {
+    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultIndexWorkers(cores))).toEqual([0, 1, 2, 2, 2, 2]);
   });
 });
