@@ -46,7 +46,7 @@ export class SessionCatalog {
 
   constructor(
     readonly host: string,
-    private readonly awakeLimit = AWAKE_LIMIT,
+    readonly awakeLimit = AWAKE_LIMIT,
     /** the session key of a Claude Code session id: its `loom run` session, else itself */
     readonly keyOf: (sessionId: string) => string = (id) => id,
   ) {}

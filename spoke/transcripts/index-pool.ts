@@ -47,6 +47,8 @@ export class ProjectJob {
   started = false;
   /** the kernel's thread reads it (no worker had begun it) */
   claimed = false;
+  /** its outcome came (a worker's, or the pool's when no worker is left): too late to claim */
+  settled = false;
   readonly outcome: Promise<JobOutcome>;
   private settle!: (outcome: JobOutcome) => void;
 
@@ -60,6 +62,7 @@ export class ProjectJob {
   }
 
   finish(outcome: JobOutcome): void {
+    this.settled = true;
     this.settle(outcome);
   }
 }
@@ -104,7 +107,7 @@ export class IndexPool {
 
   /** The kernel's thread takes a project to read itself: false when a worker has begun it. */
   claim(job: ProjectJob): boolean {
-    if (job.started) return false;
+    if (job.started || job.settled) return false;
     job.claimed = true;
     const at = this.queue.indexOf(job);
     if (at >= 0) this.queue.splice(at, 1);

@@ -28,6 +28,8 @@ export interface ProjectWork {
   /** in the order the kernel's thread would read them */
   files: ProjectFile[];
   summaries: [string, string][];
+  /** the kernel catalog's: sessions fall asleep here when they would there */
+  awakeLimit: number;
 }
 
 export interface IndexedProject {
@@ -43,7 +45,7 @@ export interface IndexedProject {
 
 export async function indexProject(work: ProjectWork): Promise<IndexedProject> {
   const asked = new Set<string>();
-  const catalog = new SessionCatalog('', undefined, (id) => {
+  const catalog = new SessionCatalog('', work.awakeLimit, (id) => {
     asked.add(id);
     return id;
   });
@@ -73,5 +75,8 @@ export async function indexProject(work: ProjectWork): Promise<IndexedProject> {
     if (state) files.push({ path, ...state });
   }
   const { sessions, summaries } = catalog.handOver(blobs);
+  // only what was read here: the seed set again would undo what the kernel's thread read since
+  const seed = new Map(work.summaries);
+  for (const [project, pairs] of Object.entries(summaries)) summaries[project] = pairs.filter(([leaf, text]) => seed.get(leaf) !== text);
   return { files, sessions, summaries, blobs: blobs.take(), asked: [...asked] };
 }

@@ -4,7 +4,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import type { TranscriptArchive } from '../archive/transcript-archive';
 import type { IndexingProgress } from '../model/types';
 import { BlobBuffer } from '../store/blob-buffer';
-import { BlobStore } from '../store/blob-store';
+import { BlobStore, type Blobs } from '../store/blob-store';
 import { ArchivedTail } from './archived-tail';
 import type { FileIngest, SessionCatalog } from './catalog';
 import { blobFileOf, loadIndexCache, saveIndexCache } from './index-cache';
@@ -183,7 +183,7 @@ export class TranscriptTracker {
         }
         done();
       }
-      if (at < found.length) await this.indexWithWorkers(found.slice(at), unchanged, done);
+      if (at < found.length && !this.stopped) await this.indexWithWorkers(found.slice(at), unchanged, done);
       if (this.stopped) return;
     } finally {
       // files opened ahead and not read since (the index stopped, or a read signalled meanwhile took the turn)
@@ -245,10 +245,11 @@ export class TranscriptTracker {
   private share(projects: Map<string, FoundFile[]>, unchanged: Set<string>, done: () => void): Map<string, SharedProject> {
     const shared = new Map<string, SharedProject>();
     const eligible: [string, TrackedFile[], number][] = [];
+    const partial = this.keysNotWhole(projects);
     for (const [project, found] of projects) {
       const files = found.map(({ path }) => this.files.get(path));
       const unread = (f: TrackedFile | undefined, i: number): f is TrackedFile =>
-        !!f && !unchanged.has(found[i].path) && !f.archived && f.reading === null && f.tail.state() === null;
+        !!f && !unchanged.has(found[i].path) && !f.archived && f.reading === null && f.tail.state() === null && !partial.has(f.place.sessionKey);
       if (files.every(unread)) eligible.push([project, files, found.reduce((sum, f) => sum + f.size, 0)]);
     }
     if (eligible.length === 0) return shared;
@@ -257,13 +258,39 @@ export class TranscriptTracker {
       // opened ahead of its turn before the workers started: a worker reads it now, and the size
       // it was opened at would make the file look cut short if it grew meanwhile
       for (const file of files) file.tail.dropPrefetch();
-      const work = { project, files: files.map(({ path, place }) => ({ path, place })), summaries: this.catalog.summariesOf(project) };
+      const work = {
+        project,
+        files: files.map(({ path, place }) => ({ path, place })),
+        summaries: this.catalog.summariesOf(project),
+        awakeLimit: this.catalog.awakeLimit,
+      };
       const job = this.pool.share(work, bytes);
       const release = this.hold(files);
-      const taken = job.outcome.then((outcome) => (job.claimed ? undefined : this.takeProject(outcome, files, release, done)));
+      const taken = job.outcome
+        .then((outcome) => (job.claimed ? undefined : this.takeProject(outcome, files, release, done)))
+        .catch((err) => this.options.log(`could not take in what an index worker read of ${project}: ${(err as Error).message}`));
       shared.set(project, { job, taken, release });
     }
     return shared;
+  }
+
+  /**
+   * Session keys a worker's catalog would hold only part of, whose projects stay the kernel
+   * thread's: a session already in the catalog (a file of it read, a `loom run` session's other
+   * file), or one with files in two projects (a copied or moved transcript).
+   */
+  private keysNotWhole(projects: Map<string, FoundFile[]>): Set<string> {
+    const projectOf = new Map<string, string>();
+    const partial = new Set<string>();
+    for (const [project, found] of projects) {
+      for (const { path } of found) {
+        const key = this.files.get(path)?.place.sessionKey;
+        if (key === undefined) continue;
+        if (this.catalog.get(key) || (projectOf.get(key) ?? project) !== project) partial.add(key);
+        projectOf.set(key, project);
+      }
+    }
+    return partial;
   }
 
   /**
@@ -273,15 +300,21 @@ export class TranscriptTracker {
   private hold(files: TrackedFile[]): () => void {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    for (const file of files) {
-      file.reading = held.then(() => {
+    const holds = files.map((file) => {
+      const hold = held.then(() => {
         if (!file.again || this.stopped) return;
         file.again = false;
         return this.pump(file.path);
       });
-    }
+      file.reading = hold;
+      return hold;
+    });
+    let released = false;
     return () => {
-      for (const file of files) file.reading = null;
+      if (released) return;
+      released = true;
+      // only the hold's own turn ends: a read begun since (after the project failed) goes on
+      for (const [i, file] of files.entries()) if (file.reading === holds[i]) file.reading = null;
       release();
     };
   }
@@ -292,33 +325,47 @@ export class TranscriptTracker {
    * else the kernel's thread reads the project's files itself, in order.
    */
   private async takeProject(outcome: JobOutcome, files: TrackedFile[], release: () => void, done: () => void): Promise<void> {
-    const indexed = outcome.indexed;
-    if (this.stopped) return release();
-    if (indexed && this.stillStands(indexed, files)) {
-      const store = this.blobs ? rebased(indexed, this.blobs) : new BlobBuffer(indexed.blobs);
-      this.catalog.adopt(indexed.sessions, indexed.summaries, store);
-      const states = new Map(indexed.files.map((state) => [state.path, state]));
-      for (const file of files) {
-        const state = states.get(file.path);
-        if (state) {
-          file.tail.resume(state);
-          this.progress.bytesDone += state.offset;
-        }
-        file.ingest = this.catalog.openFile(file.path, file.place, false);
-        this.progress.filesByWorkers++;
-        this.options.read?.(file.path);
-        done();
-      }
+    let taken = false;
+    try {
+      if (this.stopped) return;
+      const indexed = outcome.indexed;
+      taken = !!indexed && this.stillStands(indexed, files) && this.adopt(indexed, files, done);
+    } finally {
       release();
-      this.announce();
-      return;
     }
-    release();
+    if (taken) return this.announce();
     for (const file of files) {
       if (this.stopped) return;
       await this.pump(file.path, true);
       done();
     }
+  }
+
+  /** Takes in what a worker made of a project; false when its blobs could not be kept (nothing taken then). */
+  private adopt(indexed: IndexedProject, files: TrackedFile[], done: () => void): boolean {
+    let store: Blobs;
+    try {
+      store = this.blobs ? rebased(indexed, this.blobs) : new BlobBuffer(indexed.blobs);
+    } catch (err) {
+      this.options.log(
+        `could not keep the usage rows and goals an index worker read of ${files[0].place.project} (${(err as Error).message}); the main thread reads it`,
+      );
+      return false;
+    }
+    this.catalog.adopt(indexed.sessions, indexed.summaries, store);
+    const states = new Map(indexed.files.map((state) => [state.path, state]));
+    for (const file of files) {
+      const state = states.get(file.path);
+      if (state) {
+        file.tail.resume(state);
+        this.progress.bytesDone += state.offset;
+      }
+      file.ingest = this.catalog.openFile(file.path, file.place, false);
+      this.progress.filesByWorkers++;
+      this.options.read?.(file.path);
+      done();
+    }
+    return true;
   }
 
   private stillStands(indexed: IndexedProject, files: TrackedFile[]): boolean {
@@ -557,7 +604,7 @@ export class TranscriptTracker {
     let woken: TranscriptSession[] = [];
     try {
       this.followCopyIfGone(file);
-      woken = await this.wakeGroup(file.path);
+      woken = await this.wakeGroup(file);
       file.ingest ??= this.catalog.openFile(file.path, file.place, false);
       if (file.archived) this.catalog.markArchived(file.path);
       await file.tail.read(
@@ -602,14 +649,17 @@ export class TranscriptTracker {
    * One group at a time: two wakes of one group at once would each rebuild it from scratch over
    * the other (the second finds it awake and does nothing).
    */
-  private wakeGroup(path: string): Promise<TranscriptSession[]> {
-    const woken = this.wakes.then(() => this.wakeGroupNow(path));
+  private wakeGroup(file: TrackedFile): Promise<TranscriptSession[]> {
+    const woken = this.wakes.then(() => this.wakeGroupNow(file));
     this.wakes = woken.catch(() => undefined);
     return woken;
   }
 
-  private async wakeGroupNow(path: string): Promise<TranscriptSession[]> {
-    const { sessions, files } = this.catalog.groupOf([path]);
+  private async wakeGroupNow(file: TrackedFile): Promise<TranscriptSession[]> {
+    // a file new to a session (a `loom run` session's next Claude Code session, a session id in
+    // two projects) is not yet among its files: its lines would reach the session asleep
+    const known = this.catalog.get(file.place.sessionKey)?.files.keys() ?? [];
+    const { sessions, files } = this.catalog.groupOf([file.path, ...known]);
     if (!sessions.some((s) => s.sleeping)) return [];
     this.catalog.beginWaking(sessions);
     let complete = false;
