@@ -73,3 +73,17 @@ export function transcriptLine(session: string, uuid: string, parent: string | n
   const record = { parentUuid: parent, isSidechain: false, type, uuid, sessionId: session, cwd: '/home/dev/app', timestamp: new Date().toISOString(), message };
   return `${JSON.stringify(record)}\n`;
 }
+
+/**
+ * Writes a transcript of `pairs` prompts and answers, each answering the one before (uuids
+ * `<prefix>-u<i>` and `<prefix>-a<i>`), each prompt `pad` bytes, after `head`; returns the path.
+ */
+export function writeConversation(path: string, session: string, pairs: number, { pad = 10, head = '', prefix = session } = {}): string {
+  let text = head;
+  for (let i = 0; i < pairs; i++) {
+    text += transcriptLine(session, `${prefix}-u${i}`, i === 0 ? null : `${prefix}-a${i - 1}`, 'user', 'x'.repeat(pad));
+    text += transcriptLine(session, `${prefix}-a${i}`, `${prefix}-u${i}`, 'assistant', 'ok');
+  }
+  writeFileSync(path, text);
+  return path;
+}

@@ -1,11 +1,11 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalSource, type LocalSourceOptions } from '../../spoke/source';
 import { IndexPool } from '../../spoke/transcripts/index-pool';
 import { TranscriptTracker } from '../../spoke/transcripts/tracker';
-import { transcriptLine } from '../helpers/transcript-tree';
+import { transcriptLine, writeConversation } from '../helpers/transcript-tree';
 import { until } from '../helpers/wait';
 
 // The index workers take whole projects (or what is left of one the kernel's thread began) from
@@ -15,17 +15,6 @@ import { until } from '../helpers/wait';
 
 const HOST = 'test';
 let root: string;
-
-/** A transcript of `lines` prompts and answers, each prompt `pad` bytes long, after `head` lines. */
-function write(path: string, session: string, lines: number, pad = 10, head = ''): string {
-  let text = head;
-  for (let i = 0; i < lines; i++) {
-    text += transcriptLine(session, `${session}-u${i}`, i === 0 ? null : `${session}-a${i - 1}`, 'user', 'x'.repeat(pad));
-    text += transcriptLine(session, `${session}-a${i}`, `${session}-u${i}`, 'assistant', 'ok');
-  }
-  writeFileSync(path, text);
-  return path;
-}
 
 /** in the first index's order (newest first) */
 let files: Record<'newest' | 'agentA' | 'filler' | 'agentB' | 'parent' | 'older' | 'other' | 'another' | 'old', string>;
@@ -42,16 +31,16 @@ beforeAll(() => {
   // a summary in the newest file names an older session of its project (as a resumed session's file does)
   const summary = `${JSON.stringify({ type: 'summary', summary: 'Named by a newer file', leafUuid: 'older-a1' })}\n`;
   files = {
-    newest: write(join(app, 'newest.jsonl'), 'newest', 2, 10, summary),
-    agentA: write(join(agents, 'agent-a.jsonl'), 'parent', 2),
-    filler: write(join(app, 'filler.jsonl'), 'filler', 2),
-    agentB: write(join(agents, 'agent-b.jsonl'), 'parent', 2),
-    parent: write(join(app, 'parent.jsonl'), 'parent', 2),
-    older: write(join(app, 'older.jsonl'), 'older', 2),
-    other: write(join(lib, 'other.jsonl'), 'other', 2),
-    another: write(join(lib, 'another.jsonl'), 'another', 2),
+    newest: writeConversation(join(app, 'newest.jsonl'), 'newest', 2, { pad: 10, head: summary }),
+    agentA: writeConversation(join(agents, 'agent-a.jsonl'), 'parent', 2),
+    filler: writeConversation(join(app, 'filler.jsonl'), 'filler', 2),
+    agentB: writeConversation(join(agents, 'agent-b.jsonl'), 'parent', 2),
+    parent: writeConversation(join(app, 'parent.jsonl'), 'parent', 2),
+    older: writeConversation(join(app, 'older.jsonl'), 'older', 2),
+    other: writeConversation(join(lib, 'other.jsonl'), 'other', 2),
+    another: writeConversation(join(lib, 'another.jsonl'), 'another', 2),
     // over 16 MB: the worker holds it alone
-    old: write(join(big, 'old.jsonl'), 'old', 1100, 16384),
+    old: writeConversation(join(big, 'old.jsonl'), 'old', 1100, { pad: 16384 }),
   };
   const now = Date.now() / 1000;
   for (const [i, path] of Object.values(files).entries()) utimesSync(path, now - 3600 - i * 60, now - 3600 - i * 60);
@@ -127,7 +116,7 @@ describe('the first index, project by project', () => {
     const written = join(root, 'written');
     rmSync(written, { recursive: true, force: true });
     mkdirSync(join(written, '-home-dev-grows'), { recursive: true });
-    const path = write(join(written, '-home-dev-grows', 'grows.jsonl'), 'grows', 1200, 4096);
+    const path = writeConversation(join(written, '-home-dev-grows', 'grows.jsonl'), 'grows', 1200, { pad: 4096 });
     const share = vi.spyOn(IndexPool.prototype, 'share');
     const s = source({ projectsRoot: written, indexWorkers: 1, waitForIndexWorkers: true });
     try {

@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalSource, type LocalSourceOptions } from '../../spoke/source';
 import { TranscriptTracker } from '../../spoke/transcripts/tracker';
-import { transcriptLine } from '../helpers/transcript-tree';
+import { writeConversation } from '../helpers/transcript-tree';
 import { until } from '../helpers/wait';
 
 // The one index worker dies while projects still wait in the queue (no worker began them): the
@@ -14,15 +14,6 @@ import { until } from '../helpers/wait';
 const HOST = 'test';
 let root: string;
 const keys: string[] = [];
-
-function write(path: string, session: string, lines: number, pad: number): void {
-  let text = '';
-  for (let i = 0; i < lines; i++) {
-    text += transcriptLine(session, `${session}-u${i}`, i === 0 ? null : `${session}-a${i - 1}`, 'user', 'x'.repeat(pad));
-    text += transcriptLine(session, `${session}-a${i}`, `${session}-u${i}`, 'assistant', 'ok');
-  }
-  writeFileSync(path, text);
-}
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'loom-review-death-'));
@@ -36,7 +27,7 @@ beforeAll(() => {
       const key = `p${p}-s${f}`;
       keys.push(key);
       const path = join(dir, `${key}.jsonl`);
-      write(path, key, p === 0 ? 2 : 400, 1000);
+      writeConversation(path, key, p === 0 ? 2 : 400, { pad: 1000 });
       utimesSync(path, now - 3600 - n * 60, now - 3600 - n * 60);
       n++;
     }

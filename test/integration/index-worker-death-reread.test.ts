@@ -1,11 +1,11 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalSource, type LocalSourceOptions } from '../../spoke/source';
 import { IndexPool } from '../../spoke/transcripts/index-pool';
 import { TranscriptTracker } from '../../spoke/transcripts/tracker';
-import { transcriptLine } from '../helpers/transcript-tree';
+import { transcriptLine, writeConversation } from '../helpers/transcript-tree';
 import { until } from '../helpers/wait';
 
 // The one index worker dies before it began any project; the kernel's thread reads each. One of
@@ -19,15 +19,6 @@ let root: string;
 let big: string;
 let grown = '';
 
-function write(path: string, session: string, lines: number, pad: number): void {
-  let text = '';
-  for (let i = 0; i < lines; i++) {
-    text += transcriptLine(session, `${session}-u${i}`, i === 0 ? null : `${session}-a${i - 1}`, 'user', 'x'.repeat(pad));
-    text += transcriptLine(session, `${session}-a${i}`, `${session}-u${i}`, 'assistant', 'ok');
-  }
-  writeFileSync(path, text);
-}
-
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'loom-review-reread-'));
   const now = Date.now() / 1000;
@@ -37,7 +28,7 @@ beforeAll(() => {
     mkdirSync(dir);
     const path = join(dir, `p${p}.jsonl`);
     // the last project's file is large: its held read is still going when the kernel's thread comes to it
-    write(path, `p${p}`, p === 3 ? 6000 : 20, 4000);
+    writeConversation(path, `p${p}`, p === 3 ? 6000 : 20, { pad: 4000 });
     paths.push(path);
   }
   big = paths[3];

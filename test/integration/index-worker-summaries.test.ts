@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalSource } from '../../spoke/source';
 import { IndexPool } from '../../spoke/transcripts/index-pool';
-import { transcriptLine } from '../helpers/transcript-tree';
+import { writeConversation } from '../helpers/transcript-tree';
 import { until } from '../helpers/wait';
 
 // A worker is given its project's summaries as they were when it was shared, and hands back only
@@ -17,25 +17,15 @@ let app: string;
 
 const summary = (text: string) => `${JSON.stringify({ type: 'summary', summary: text, leafUuid: 'target-a1' })}\n`;
 
-function write(path: string, session: string, lines: number, pad = 10, head = ''): string {
-  let text = head;
-  for (let i = 0; i < lines; i++) {
-    text += transcriptLine(session, `${session}-u${i}`, i === 0 ? null : `${session}-a${i - 1}`, 'user', 'x'.repeat(pad));
-    text += transcriptLine(session, `${session}-a${i}`, `${session}-u${i}`, 'assistant', 'ok');
-  }
-  writeFileSync(path, text);
-  return path;
-}
-
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'loom-review-seed-'));
   app = join(root, '-home-dev-app');
   mkdirSync(app);
   const files = [
-    write(join(app, 'newest.jsonl'), 'newest', 2, 10, summary('Old name')),
-    write(join(app, 'target.jsonl'), 'target', 2),
+    writeConversation(join(app, 'newest.jsonl'), 'newest', 2, { pad: 10, head: summary('Old name') }),
+    writeConversation(join(app, 'target.jsonl'), 'target', 2),
     // over 4 MB: the worker takes a while over the project
-    write(join(app, 'big.jsonl'), 'big', 1200, 4096),
+    writeConversation(join(app, 'big.jsonl'), 'big', 1200, { pad: 4096 }),
   ];
   const now = Date.now() / 1000;
   for (const [i, path] of files.entries()) utimesSync(path, now - 3600 - i * 60, now - 3600 - i * 60);
@@ -51,7 +41,7 @@ describe('a summary read while its project is with a worker', () => {
       const started = s.start();
       await until(() => share.mock.calls.length > 0, 'the project shared');
       // a session resumed while the index runs: its new file renames the target
-      write(join(app, 'fresh.jsonl'), 'fresh', 1, 10, summary('New name'));
+      writeConversation(join(app, 'fresh.jsonl'), 'fresh', 1, { pad: 10, head: summary('New name') });
       await until(() => s.session(HOST, 'fresh'), 'the new file read');
       await started;
       expect(s.kernel().indexing.filesByWorkers).toBe(2);

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalSource, type LocalSourceOptions } from '../../spoke/source';
-import { transcriptLine } from '../helpers/transcript-tree';
+import { writeConversation } from '../helpers/transcript-tree';
 
 // One session key with a file in two projects (a copied or moved transcript): neither project is
 // given to a worker (its catalog would hold half the session), and the second file's lines wake
@@ -13,15 +13,6 @@ import { transcriptLine } from '../helpers/transcript-tree';
 const HOST = 'test';
 let root: string;
 
-function write(path: string, session: string, prefix: string, lines: number): void {
-  let text = '';
-  for (let i = 0; i < lines; i++) {
-    text += transcriptLine(session, `${prefix}-u${i}`, i === 0 ? null : `${prefix}-a${i - 1}`, 'user', `prompt ${prefix} ${i}`);
-    text += transcriptLine(session, `${prefix}-a${i}`, `${prefix}-u${i}`, 'assistant', 'ok');
-  }
-  writeFileSync(path, text);
-}
-
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'loom-review-key2-'));
   const newer = join(root, '-home-dev-newer');
@@ -29,10 +20,10 @@ beforeAll(() => {
   const older = join(root, '-home-dev-older');
   for (const dir of [newer, middle, older]) mkdirSync(dir);
   const files = [join(newer, 'shared.jsonl'), join(middle, 'm1.jsonl'), join(middle, 'm2.jsonl'), join(older, 'shared.jsonl')];
-  write(files[0], 'shared', 'new', 3);
-  write(files[1], 'm1', 'm1', 2);
-  write(files[2], 'm2', 'm2', 2);
-  write(files[3], 'shared', 'old', 2);
+  writeConversation(files[0], 'shared', 3, { prefix: 'new' });
+  writeConversation(files[1], 'm1', 2, { prefix: 'm1' });
+  writeConversation(files[2], 'm2', 2, { prefix: 'm2' });
+  writeConversation(files[3], 'shared', 2, { prefix: 'old' });
   const now = Date.now() / 1000;
   for (const [i, path] of files.entries()) utimesSync(path, now - 3600 - i * 60, now - 3600 - i * 60);
 });
