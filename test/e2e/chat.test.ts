@@ -208,6 +208,8 @@ describe('the chat pane on a transcript being written', () => {
     await until(
       () => page.evaluate(() => (window as unknown as { __sockets: WebSocket[] }).__sockets.some((s) => s.readyState === WebSocket.OPEN)),
       'a new socket',
+      // the client's reconnect backs off for seconds; on a loaded machine past the default 10 s once
+      20_000,
     );
     await sleep(500); // the resubscriptions' first frames
     appendFileSync(file('drop'), line(assistant('a9', 'p9', [say('after the drop 51c2')], 'end_turn')));

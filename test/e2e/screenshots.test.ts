@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { graphql } from '../../web/src/lib/graphql';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
@@ -58,10 +59,7 @@ const INDEXED = graphql(`query SearchIndexedForShots { kernel { searchIndexing {
 it.each(shots)('draws the $name pane and saves its screenshot', { timeout: 60_000 }, async ({ name, route, ready, dark, phone, press, search }) => {
   const { page, errors, context } = await browser.open(kernel, route, { colorScheme: dark ? 'dark' : 'light', phone });
   await page.waitForSelector(phone ? '.top' : '.tab');
-  if (press) {
-    await page.locator(press).first().waitFor();
-    for (const target of (await page.locator(press).all()).slice(0, 3)) await target.click();
-  }
+  if (press) await pressUntilReady(page, press, ready);
   if (search) {
     await until(async () => (await kernel.gql(INDEXED)).data.kernel.searchIndexing?.done === true, 'the search index built', 30_000);
     await page.keyboard.press('/');
@@ -75,3 +73,20 @@ it.each(shots)('draws the $name pane and saves its screenshot', { timeout: 60_00
   expect(errors).toEqual([]);
   await context.close();
 });
+
+/**
+ * Presses the first few `press` targets until `ready` shows: on a slow machine a press can land
+ * before the pane's last render, which undoes it (seen once in CI: no tool call opened in 30 s).
+ */
+async function pressUntilReady(page: Page, press: string, ready: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.locator(press).first().waitFor();
+    for (const target of (await page.locator(press).all()).slice(0, 3)) await target.click();
+    try {
+      await page.waitForSelector(ready, { timeout: 10_000 });
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+}
