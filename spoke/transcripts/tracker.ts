@@ -300,21 +300,16 @@ export class TranscriptTracker {
   private hold(files: TrackedFile[]): () => void {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const holds = files.map((file) => {
-      const hold = held.then(() => {
+    for (const file of files) {
+      file.reading = held.then(() => {
         if (!file.again || this.stopped) return;
         file.again = false;
         return this.pump(file.path);
       });
-      file.reading = hold;
-      return hold;
-    });
-    let released = false;
+    }
+    // once per project: claimed back, or taken in (IndexPool.claim refuses a project whose outcome came)
     return () => {
-      if (released) return;
-      released = true;
-      // only the hold's own turn ends: a read begun since (after the project failed) goes on
-      for (const [i, file] of files.entries()) if (file.reading === holds[i]) file.reading = null;
+      for (const file of files) file.reading = null;
       release();
     };
   }
