@@ -52,7 +52,7 @@ export interface KernelOptions {
   archive?: false | { capBytes: number | null };
   /** the search index (`<state>/search.db`): on unless false */
   search?: boolean;
-  /** worker threads that parse the first read (0: the kernel's thread alone); defaultIndexWorkers() unless given */
+  /** worker threads that index whole projects of the first read (0: the kernel's thread alone); defaultIndexWorkers() unless given */
   indexWorkers?: number;
 }
 

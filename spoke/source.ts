@@ -83,7 +83,7 @@ export interface LocalSourceOptions extends Pick<TrackerOptions, 'indexWorkersAf
   archiveDir?: string;
   /** bytes the copy may take on disk, oldest copies dropped first past it; null for no cap */
   archiveCapBytes?: number | null;
-  /** worker threads that parse the first read (0: the kernel's thread alone); defaultIndexWorkers() unless given */
+  /** worker threads that index whole projects of the first read (0: the kernel's thread alone); defaultIndexWorkers() unless given */
   indexWorkers?: number;
 }
 

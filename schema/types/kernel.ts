@@ -14,7 +14,9 @@ const IndexingRef = builder.objectRef<IndexingProgress>('Indexing').implement({
     bytesDone: t.exposeFloat('bytesDone'),
     bytesTotal: t.exposeFloat('bytesTotal'),
     done: t.exposeBoolean('done'),
-    workers: t.exposeInt('workers', { description: "worker threads that parse the first read besides the kernel's own (0: the kernel's thread alone)" }),
+    workers: t.exposeInt('workers', {
+      description: "worker threads that index whole projects of the first read besides the kernel's own (0: the kernel's thread alone)",
+    }),
   }),
 });
 

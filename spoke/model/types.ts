@@ -215,7 +215,7 @@ export interface IndexingProgress {
   bytesDone: number;
   bytesTotal: number;
   done: boolean;
-  /** worker threads that parse the first read besides the kernel's own (0: the kernel's thread alone) */
+  /** worker threads that index whole projects of the first read besides the kernel's own (0: the kernel's thread alone) */
   workers: number;
   /** of the files read, those a worker parsed (the rest the kernel's thread did: while the workers started, or when it was first to a file) */
   filesByWorkers: number;

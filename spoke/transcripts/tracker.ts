@@ -86,7 +86,7 @@ export interface TrackerOptions {
   archive?: TranscriptArchive | null;
   /** something went wrong; the tracker keeps going */
   log(message: string): void;
-  /** worker threads that parse the first read of files the cache does not vouch for; 0: none */
+  /** worker threads that index whole projects of the first read (files the cache does not vouch for); 0: none */
   indexWorkers?: number;
   /**
    * bytes of the newest files the kernel's thread reads alone before the index workers start:

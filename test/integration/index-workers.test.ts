@@ -65,7 +65,7 @@ afterAll(async () => {
 });
 
 describe('index workers', () => {
-  it('say how many parse the first read', () => {
+  it('say how many index the first read', () => {
     expect(alone.kernel().indexing.workers).toBe(0);
     expect(withWorkers.kernel().indexing.workers).toBe(2);
     expect(alone.kernel().indexing.filesByWorkers).toBe(0);
