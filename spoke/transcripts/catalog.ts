@@ -414,14 +414,11 @@ export class SessionCatalog {
   /** Summaries carry no time; the newest is the one whose leaf lies furthest along the path. */
   private summaryName(session: TranscriptSession): string | null {
     const project = this.summaries.get(session.project);
-    if (!project) return null;
-    const sequence = new Map(session.activePath().map((a) => [a.uuid, a.sequence]));
-    let newest: { text: string; sequence: number } | null = null;
-    for (const [leaf, text] of project) {
-      const at = sequence.get(leaf);
-      if (at !== undefined && (!newest || at >= newest.sequence)) newest = { text, sequence: at };
-    }
-    return newest?.text ?? null;
+    // most projects have none (an index worker's project, seeded with its summaries, has a map all the same)
+    if (!project?.size) return null;
+    let newest: string | null = null;
+    for (const atom of session.activePath()) newest = project.get(atom.uuid) ?? newest;
+    return newest;
   }
 
   /**
