@@ -104,13 +104,17 @@ async function measureRun(
 ): Promise<{ row: string; bytes: number; files: number; importsMs: number }> {
   warmPageCache(root);
   const load = f(loadavg()[0], 2);
-  const baseline = mbps(await child<ParseRun>('parse-baseline.ts', [root]));
+  // the baseline before and after the cold indexes, each ratio against their mean: this
+  // machine's speed drifts from one minute to the next, and a baseline on one side only
+  // carries that drift into every ratio of the row
+  const before = mbps(await child<ParseRun>('parse-baseline.ts', [root]));
   const cold = await child<IndexRun>('cold-index.ts', [root, '']);
-  const ratio = (r: IndexRun) => `${f(mbps(r))} (${f(mbps(r) / baseline, 2)})`;
   // a run asking for workers means nothing until the kernel has them (cold-index.ts)
-  const byWorkers: string[] = [];
-  for (const n of workerCounts)
-    byWorkers.push(n === 0 || hasWorkers ? ratio(await child<IndexRun>('cold-index.ts', [root, '', '--workers', String(n)])) : 'n/a');
+  const byWorkerCount: (IndexRun | null)[] = [];
+  for (const n of workerCounts) byWorkerCount.push(n === 0 || hasWorkers ? await child<IndexRun>('cold-index.ts', [root, '', '--workers', String(n)]) : null);
+  const after = mbps(await child<ParseRun>('parse-baseline.ts', [root]));
+  const baseline = (before + after) / 2;
+  const ratio = (r: IndexRun | null) => (r === null ? 'n/a' : `${f(mbps(r))} (${f(mbps(r) / baseline, 2)})`);
   const first = await child<FirstScreen>('first-sessions.ts', [root, candidates]);
   const stateDir = mkdtempSync(join(tmpdir(), 'loom-bench-state-'));
   const cache = join(stateDir, 'index-cache.json');
@@ -122,9 +126,9 @@ async function measureRun(
   const p99 = pct(latencies, 99);
   const cells = [
     `${run} (load ${load})`,
-    f(baseline),
+    `${f(before)} / ${f(after)}`,
     ratio(cold),
-    ...byWorkers,
+    ...byWorkerCount.map(ratio),
     [cold.maxRssMB, first.peakRssMB, first.searchPeakRssMB].map((mb) => (mb === null ? 'n/a' : f(mb))).join(' / '),
     `${seconds(first.firstMs)}${first.sessions < 50 ? ` (${first.sessions} sessions)` : ''} (link ${seconds(first.linkMs)}); done ${seconds(first.doneMs)}`,
     `${seconds(warm.ms)} (${seconds(warm.ms - warm.importsMs)} after imports), ${warm.fromCache}/${warm.files} from cache`,
@@ -155,7 +159,7 @@ for (const corpus of corpora) {
   rmSync(join(candidates, '..'), { recursive: true, force: true });
   console.log(`\n${name}, ${size}; at the end: ${machine()}`);
   console.log(
-    `\n| run | read + split + JSON.parse MB/s | cold index MB/s, default (÷ baseline) | ${workerCounts.map((n) => `${workersLabel(n)} MB/s (÷)`).join(' | ')} | peak RSS MB: index / loom up / after search | 50 newest sessions listed | warm restart | append → subscriber p50 / p99 ms |`,
+    `\n| run | read + split + JSON.parse MB/s, before / after | cold index MB/s, default (÷ their mean) | ${workerCounts.map((n) => `${workersLabel(n)} MB/s (÷)`).join(' | ')} | peak RSS MB: index / loom up / after search | 50 newest sessions listed | warm restart | append → subscriber p50 / p99 ms |`,
   );
   console.log(`|---|---:|---:|${workerCounts.map(() => '---:|').join('')}---:|---|---|---|`);
   for (const row of rows) console.log(row);
