@@ -37,6 +37,8 @@ export class SessionCatalog {
   private readonly dirty = new Set<string>();
   /** awake sessions, least recently used first */
   private readonly awake = new Set<string>();
+  /** sleeping sessions by the uuid of their path's last atom (`SleepFacts.leaf`): a summary naming it names them */
+  private readonly asleepByLeaf = new Map<string, string[]>();
   private readonly pins = new Map<string, number>();
   /** transcript path → the sessions with lines in it (a main session and its inline subagents) */
   private readonly byFile = new Map<string, Set<TranscriptSession>>();
@@ -96,6 +98,7 @@ export class SessionCatalog {
       project.set(record.leafUuid, record.text);
       this.summaries.set(place.project, project);
       this.summaryVersion++;
+      this.named(place.project, record.leafUuid, record.text);
       return;
     }
     if (record.kind === 'graph' && place.role === 'subagent' && !place.parentKey && !session.parentKey && record.sessionId) {
@@ -201,7 +204,9 @@ export class SessionCatalog {
   endWaking(group: TranscriptSession[], complete: boolean): void {
     for (const session of group) {
       this.inWake.delete(session);
+      const leaf = session.sleeping?.leaf ?? null;
       session.endWaking(complete);
+      if (!session.sleeping) this.forgetLeaf(session.key, leaf);
       this.use(session);
     }
   }
@@ -230,6 +235,7 @@ export class SessionCatalog {
       if (!session || this.inWake.has(session) || this.pins.has(key) || keep.includes(session)) continue;
       if ([...session.files.keys()].some(isBeingRead)) continue;
       session.sleep(this.nameOf(session));
+      this.rememberLeaf(session);
       if (this.blobs) {
         session.usage.spill(this.blobs);
         session.subagentUsage.spill(this.blobs);
@@ -344,16 +350,21 @@ export class SessionCatalog {
   adopt(sessions: Iterable<CachedSession>, summaries: IndexCache['summaries'], blobs: Blobs): void {
     for (const [project, pairs] of Object.entries(summaries)) {
       const known = this.summaries.get(project) ?? new Map<string, string>();
+      this.summaries.set(project, known);
       for (const [leaf, text] of pairs) {
         known.delete(leaf);
         known.set(leaf, text);
+        this.named(project, leaf, text);
       }
-      this.summaries.set(project, known);
       this.summaryVersion++;
     }
     for (const c of sessions) {
       const s = this.ensure(c.key, c.project);
       Object.assign(s, decodeSession(c, blobs));
+      // named from its project's summaries as they stand here (read after it fell asleep where it was indexed)
+      const named = c.facts.leaf === null ? undefined : this.summaries.get(c.project)?.get(c.facts.leaf);
+      if (named !== undefined && s.customTitle === null && s.aiTitle === null) s.sleeping!.name = named;
+      this.rememberLeaf(s);
       for (const f of c.files) {
         s.files.set(f.path, f);
         this.indexFile(s, f.path);
@@ -380,6 +391,7 @@ export class SessionCatalog {
       if (!s.files.delete(path) || s.files.size > 0) continue;
       this.sessions.delete(key);
       this.awake.delete(key);
+      this.forgetLeaf(key, s.sleeping?.leaf ?? null);
       if (this.lastUsed === key) this.lastUsed = null;
       if (s.parentKey) this.children.get(s.parentKey)?.delete(key);
       this.dirty.add(key);
@@ -393,8 +405,44 @@ export class SessionCatalog {
       startedAt: path[0]?.t ?? 0,
       turnCount: session.turns().length,
       atomCount: path.length,
+      leaf: path.at(-1)?.uuid ?? null,
       goals: session.storedGoals(),
     };
+  }
+
+  /**
+   * A summary of this leaf names the sessions whose path ends there, unless a title outranks it:
+   * no atom lies further along. Sleeping ones take the name at once (else they would keep the
+   * one they fell asleep with until woken); awake ones, named as they are read, are told they
+   * changed. A summary of an atom before a sleeping session's last names it once it wakes.
+   */
+  private named(project: string, leaf: string, text: string): void {
+    for (const key of this.asleepByLeaf.get(leaf) ?? []) {
+      const s = this.sessions.get(key);
+      if (!s?.sleeping || s.sleeping.leaf !== leaf || s.project !== project || s.customTitle !== null || s.aiTitle !== null) continue;
+      if (s.sleeping.name === text) continue;
+      s.sleeping.name = text;
+      this.dirty.add(key);
+    }
+    for (const key of this.awake) {
+      const s = this.sessions.get(key);
+      if (s && !s.sleeping && s.project === project && s.hasLine(leaf)) this.dirty.add(key);
+    }
+  }
+
+  private rememberLeaf(session: TranscriptSession): void {
+    const leaf = session.sleeping?.leaf;
+    if (!leaf) return;
+    const keys = this.asleepByLeaf.get(leaf);
+    if (!keys) this.asleepByLeaf.set(leaf, [session.key]);
+    else if (!keys.includes(session.key)) keys.push(session.key);
+  }
+
+  private forgetLeaf(key: string, leaf: string | null): void {
+    if (leaf === null) return;
+    const keys = this.asleepByLeaf.get(leaf)?.filter((k) => k !== key);
+    if (keys?.length) this.asleepByLeaf.set(leaf, keys);
+    else this.asleepByLeaf.delete(leaf);
   }
 
   /**

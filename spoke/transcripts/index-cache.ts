@@ -8,7 +8,7 @@ import { CachedSession } from './session-codec';
 // each session. A restart with nothing changed reads this instead of every transcript; a file
 // that grew is read from where it was left, and its sessions wake on demand.
 
-const CACHE_FORMAT = 11;
+const CACHE_FORMAT = 12;
 
 const Header = object({ format: number, loom: string, root: string });
 

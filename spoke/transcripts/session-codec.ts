@@ -39,7 +39,7 @@ export const CachedSession = object({
   parseErrors: array(object({ file: string, line: number, offset: number, reason: string })),
   files: array(TranscriptFile),
   /** goals: where their JSON is beside the cache, read and checked when first asked for (StoredGoals) */
-  facts: object({ atomCount: number, turnCount: number, startedAt: number, name: string, goals: StoredBlob }),
+  facts: object({ atomCount: number, turnCount: number, startedAt: number, name: string, leaf: nullable(string), goals: StoredBlob }),
   usage: StoredLedger,
   subagentUsage: StoredLedger,
 });

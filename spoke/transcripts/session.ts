@@ -23,6 +23,11 @@ export interface SleepFacts {
   turnCount: number;
   startedAt: number;
   name: string;
+  /**
+   * the uuid of its path's last atom: a `summary` naming it names the session at once, asleep or
+   * not, as no atom lies further along (SessionCatalog.nameAsleep)
+   */
+  leaf: string | null;
   /** as the transcript shows them (live state is applied when read) */
   goals: StoredGoals;
 }
@@ -214,11 +219,23 @@ export class TranscriptSession {
     return this.toolCache.names;
   }
 
+  /** Whether a line with this uuid is in its graph (an awake session's). */
+  hasLine(uuid: string): boolean {
+    return this.graph.has(uuid);
+  }
+
   /** Drops the graph, keeping the facts lists need. */
   sleep(name: string): void {
     if (this.sleeping) return;
     const path = this.activePath();
-    this.sleeping = { atomCount: path.length, turnCount: this.turns().length, startedAt: path[0]?.t ?? 0, name, goals: this.storedGoals() };
+    this.sleeping = {
+      atomCount: path.length,
+      turnCount: this.turns().length,
+      startedAt: path[0]?.t ?? 0,
+      name,
+      leaf: path.at(-1)?.uuid ?? null,
+      goals: this.storedGoals(),
+    };
     this.dropGraph();
   }
 
