@@ -72,6 +72,20 @@ describe('a summary naming a sleeping session', () => {
     await tracker.stop();
   });
 
+  it('says an awake session it names changed', async () => {
+    const changes: string[][] = [];
+    const { catalog, tracker, target } = await indexed((keys) => changes.push(keys));
+    await tracker.wake('target');
+    const unpin = catalog.pin('target'); // as while someone streams it
+    changes.length = 0;
+    writeConversation(join(app, 'resumed.jsonl'), 'resumed', 1, { head: summary('Fix the parser', 'target-a1') });
+    await until(() => changes.some((keys) => keys.includes('target')), 'the target told it changed');
+    expect(target.sleeping).toBeNull();
+    expect(catalog.summary(target).name).toBe('Fix the parser');
+    unpin();
+    await tracker.stop();
+  });
+
   it('leaves the name to its wake when the summary names an earlier message', async () => {
     const { catalog, tracker, target } = await indexed();
     writeConversation(join(app, 'resumed.jsonl'), 'resumed', 1, { head: summary('An earlier summary', 'target-a0') });
