@@ -25,7 +25,7 @@ export interface SleepFacts {
   name: string;
   /**
    * the uuid of its path's last atom: a `summary` naming it names the session at once, asleep or
-   * not, as no atom lies further along (SessionCatalog.nameAsleep)
+   * not, as no atom lies further along (SessionCatalog.named)
    */
   leaf: string | null;
   /** as the transcript shows them (live state is applied when read) */
