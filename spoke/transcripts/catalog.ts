@@ -93,6 +93,9 @@ export class SessionCatalog {
   /** Routes one parsed line to the session it belongs to (when `wake`, only to one being woken). */
   accept(session: TranscriptSession, path: string, place: TranscriptPlace, record: TranscriptRecord, wake: boolean): void {
     if (record.kind === 'summary') {
+      // read before (a wake reads only lines the index read): set again, an older summary of a
+      // leaf would pass for news over a newer one read since, and rename who it names
+      if (wake) return;
       const project = this.summaries.get(place.project) ?? new Map<string, string>();
       project.delete(record.leafUuid);
       project.set(record.leafUuid, record.text);

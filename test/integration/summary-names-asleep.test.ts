@@ -109,6 +109,22 @@ describe('a summary naming a sleeping session', () => {
     await tracker.stop();
   });
 
+  it('keeps the newest summary when a file with an older one is read again to wake its session', async () => {
+    const { catalog, tracker, target } = await indexed();
+    writeConversation(join(app, 'first.jsonl'), 'first', 1, { head: summary('First summary', 'target-a1') });
+    await until(() => catalog.summary(target).name === 'First summary', 'the first summary read');
+    writeConversation(join(app, 'second.jsonl'), 'second', 1, { head: summary('Second summary', 'target-a1') });
+    await until(() => catalog.summary(target).name === 'Second summary', 'the second summary read');
+    // waking `first` reads its lines again, its summary among them: read before, it is not news
+    expect(catalog.get('first')!.sleeping).not.toBeNull();
+    await tracker.wake('first');
+    expect(catalog.get('first')!.sleeping).toBeNull();
+    expect(catalog.summary(target).name).toBe('Second summary');
+    await tracker.wake('target');
+    expect(catalog.summary(target).name).toBe('Second summary');
+    await tracker.stop();
+  });
+
   it('names it from a summary read after a restart from the index cache', async () => {
     const first = await indexed();
     await first.tracker.stop();
