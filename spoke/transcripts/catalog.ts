@@ -394,6 +394,8 @@ export class SessionCatalog {
       if (!s.files.delete(path) || s.files.size > 0) continue;
       this.sessions.delete(key);
       this.awake.delete(key);
+      // a session written again under this key counts its version from 0: the stamp would match
+      this.names.delete(key);
       this.forgetLeaf(key, s.sleeping?.leaf ?? null);
       if (this.lastUsed === key) this.lastUsed = null;
       if (s.parentKey) this.children.get(s.parentKey)?.delete(key);
