@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -136,6 +136,25 @@ describe('a summary naming a sleeping session', () => {
     const target = catalog.get('target')!;
     expect(target.sleeping).not.toBeNull();
     expect(catalog.summary(target).name).toBe('Fix the parser');
+    await tracker.stop();
+  });
+
+  it('ignores an index cache of the format before (sessions without their leaf), moving nothing aside', async () => {
+    const first = await indexed();
+    await first.tracker.stop();
+    const file = join(state, 'index-cache.json');
+    const old = JSON.parse(readFileSync(file, 'utf8'));
+    old.format = 11;
+    for (const s of old.sessions) delete s.facts.leaf;
+    writeFileSync(file, JSON.stringify(old));
+    const logs: string[] = [];
+    const catalog = new SessionCatalog(HOST, 1);
+    const tracker = new TranscriptTracker(root, catalog, { changed: () => {}, log: (m) => logs.push(m), cacheFile: file });
+    await tracker.start();
+    expect(logs.filter((l) => l.includes('index cache'))).toEqual([]);
+    expect(readdirSync(state).filter((f) => f.includes('corrupt'))).toEqual([]);
+    expect(catalog.summary(catalog.get('target')!).name).toBe('xxxxxxxxxx');
+    expect(catalog.get('target')!.sleeping?.leaf).toBe('target-a1');
     await tracker.stop();
   });
 });
