@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser, type TestPage } from '../helpers/browser';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { line, prompt } from '../helpers/records';
-import { askPermission, installHooks } from '../helpers/stand-in-claude';
+import { askPermission, installHooks, removeHookedDir } from '../helpers/stand-in-claude';
 
 // The blocked card in Chromium: what is asked, readable, answered with a click or a key, and a
 // browser notification when a session starts needing its person.
@@ -52,7 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await kernel?.close();
-  rmSync(root, { recursive: true, force: true });
+  removeHookedDir(root);
 });
 
 const noted = () => opened.page.evaluate(() => (window as unknown as { __noted: Noted[] }).__noted);

@@ -9,7 +9,7 @@ import { graphql } from '../../web/src/lib/graphql';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser, type TestPage } from '../helpers/browser';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say } from '../helpers/records';
-import { installHooks } from '../helpers/stand-in-claude';
+import { installHooks, removeHookedDir } from '../helpers/stand-in-claude';
 import { until } from '../helpers/wait';
 
 // Driving sessions from the dashboard in Chromium: the composer under the chat (a send shows at
@@ -310,7 +310,7 @@ describe('the composer on a session a terminal holds', () => {
   afterAll(async () => {
     terminal?.kill();
     await terminalKernel?.close();
-    rmSync(home, { recursive: true, force: true });
+    removeHookedDir(home);
   });
 
   it('queues a prompt, saying it waits for the turn to end, then shows it once, as sent from Loom', { timeout: 40_000 }, async () => {

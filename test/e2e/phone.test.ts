@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser, type TestPage } from '../helpers/browser';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { assistant, line, prompt, say, toolResult, toolUse } from '../helpers/records';
-import { askPermission, installHooks } from '../helpers/stand-in-claude';
+import { askPermission, installHooks, removeHookedDir } from '../helpers/stand-in-claude';
 
 // The dashboard on a phone, 390×844 in Chromium: no page scrolls sideways, the session list is a
 // drawer, a blocked card is answered with a thumb, and the app can be installed.
@@ -60,7 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await kernel?.close();
-  rmSync(root, { recursive: true, force: true });
+  removeHookedDir(root);
 });
 
 /** a phone's page at `path`, the session list loaded */

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 
@@ -15,6 +16,15 @@ export function installHooks(claudeDir: string, stateDir: string): void {
     encoding: 'utf8',
   });
   expect(installed.status, installed.stderr).toBe(0);
+}
+
+/**
+ * Removes a test's dir holding a state dir the installed hooks write into: a hook a stand-in
+ * started can still be writing there after its terminal is stopped, and a removal that meets
+ * the new file (ENOTEMPTY) tries again.
+ */
+export function removeHookedDir(path: string): void {
+  rmSync(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
 export interface StandInResult {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { graphql } from '../../web/src/lib/graphql';
 import { configureRemote, FAST_LINKS, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { line, prompt } from '../helpers/records';
 import { startSshd, type TestSshd } from '../helpers/sshd';
-import { askPermission, installHooks } from '../helpers/stand-in-claude';
+import { askPermission, installHooks, removeHookedDir } from '../helpers/stand-in-claude';
 import { until } from '../helpers/wait';
 
 // A blocked session on a linked host, answered from the hub through a real OpenSSH sshd: the
@@ -43,7 +43,7 @@ afterAll(async () => {
   await hub?.close();
   await remote?.close();
   await sshd?.close();
-  rmSync(root, { recursive: true, force: true });
+  removeHookedDir(root);
 });
 
 describe("a linked host's permission request, answered from the hub", () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { graphql, type ResultOf } from '../../web/src/lib/graphql';
 import { iterate, startTestKernel, type TestKernel } from '../helpers/kernel';
 import { raw } from '../helpers/raw-http';
 import { line, prompt } from '../helpers/records';
-import { askPermission, installHooks, type ToolCall } from '../helpers/stand-in-claude';
+import { askPermission, installHooks, removeHookedDir, type ToolCall } from '../helpers/stand-in-claude';
 import { until } from '../helpers/wait';
 
 // Answering what blocks a session: a stand-in Claude Code (test/stand-ins/claude.mjs) asks
@@ -31,7 +31,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await kernel.close();
-  rmSync(root, { recursive: true, force: true });
+  removeHookedDir(root);
 });
 
 /** The stand-in asking for one tool call in this test's session. */

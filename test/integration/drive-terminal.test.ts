@@ -1,11 +1,11 @@
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { graphql } from '../../web/src/lib/graphql';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
-import { installHooks } from '../helpers/stand-in-claude';
+import { installHooks, removeHookedDir } from '../helpers/stand-in-claude';
 import { until } from '../helpers/wait';
 
 // A prompt for a session a terminal holds: queued, and delivered at the session's turn end by
@@ -47,7 +47,7 @@ beforeEach(async () => {
 afterEach(async () => {
   terminal?.kill();
   await kernel.close();
-  rmSync(root, { recursive: true, force: true });
+  removeHookedDir(root);
 });
 
 /** The person types a prompt at the terminal. */

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../../web/src/lib/graphql';
 import { startTestKernel, type TestKernel } from '../helpers/kernel';
 import { line, prompt } from '../helpers/records';
-import { askPermission, installHooks } from '../helpers/stand-in-claude';
+import { askPermission, installHooks, removeHookedDir } from '../helpers/stand-in-claude';
 import { until } from '../helpers/wait';
 
 // `loom watch --blocked`, the subscription-driven integration: a goal that starts needing its
@@ -45,7 +45,7 @@ afterAll(async () => {
   for (const child of children) child.kill();
   server?.close();
   await kernel?.close();
-  rmSync(root, { recursive: true, force: true });
+  removeHookedDir(root);
 });
 
 /** `loom watch --blocked` with these arguments, once it follows the kernel. */
