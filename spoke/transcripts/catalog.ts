@@ -364,10 +364,10 @@ export class SessionCatalog {
     for (const c of sessions) {
       const s = this.ensure(c.key, c.project);
       Object.assign(s, decodeSession(c, blobs));
-      // named from its project's summaries as they stand here (read after it fell asleep where it was indexed)
-      const named = c.facts.leaf === null ? undefined : this.summaries.get(c.project)?.get(c.facts.leaf);
-      if (named !== undefined && s.customTitle === null && s.aiTitle === null) s.sleeping!.name = named;
       this.rememberLeaf(s);
+      // named by its project's summaries as they stand here (one read after it fell asleep where it was indexed)
+      const text = c.facts.leaf === null ? undefined : this.summaries.get(c.project)?.get(c.facts.leaf);
+      if (c.facts.leaf !== null && text !== undefined) this.named(c.project, c.facts.leaf, text);
       for (const f of c.files) {
         s.files.set(f.path, f);
         this.indexFile(s, f.path);
