@@ -3,7 +3,8 @@ import { allocatePlan, planBytes, planWords } from './line-scanner-memory';
 
 // What the line scanner reads of a line (a Want), compiled into the scanner's memory (a Plan) as
 // line-scanner.as.ts reads it (its opening comment gives the layout). Keys are numbered across
-// every plan: the tape names a key by its number.
+// every plan, each place in a plan with a number of its own: the tape names a key by its number,
+// and a line's values are kept by it (line-values.ts).
 
 /**
  * What of a value is read. A Want with nothing set is the whole value, exactly as JSON.parse
@@ -23,32 +24,47 @@ export interface Want {
   prefix?: string;
   /**
    * the value is kept only when this passes, asked once the line is read, of the object holding
-   * it and of the whole record (a tool call's input by the tool's name, a field only some record
-   * types are read for by the record's type); until then it is stepped over like a value not wanted
+   * it (an array's item; outside arrays, an empty object) and of the line's values (a tool call's
+   * input by the tool's name, a field only some record types are read for by the record's type);
+   * until then it is stepped over like a value not wanted
    */
-  when?: (holder: Json, record: Json) => boolean;
+  when?: When;
 }
 
-/** A Want made ready for the scanner: where it sits in the scanner's memory. */
+export type When = (holder: Json, line: LineValues) => boolean;
+
+/** A line's values by key number, as line-values.ts keeps them. */
+export type LineValues = readonly unknown[];
+
+/** A Want made ready for the scanner: where it sits in the scanner's memory, and its keys by name. */
 export interface Plan {
   readonly address: number;
+  readonly fields: ReadonlyMap<string, PlanKey> | null;
+}
+interface PlanKey {
+  readonly key: number;
+  readonly plan: Plan;
 }
 
-export type When = (holder: Json, record: Json) => boolean;
-
-/** Every key of every plan, by its number on the tape. */
+/** Every key of every plan, by its number. */
 export const keyNames: string[] = [];
 export const keyWhens: (When | null)[] = [];
+/** Whether the key's Want reads into its value (its fields or items) rather than keeping it whole. */
+export const keyNests: boolean[] = [];
 
 export function compileWant(want: Want): Plan {
+  const fields = new Map<string, PlanKey>();
   const keys = Object.entries(want.fields ?? {}).map(([name, child]) => {
     const encoded = Buffer.from(name);
     const nameAddress = allocatePlan(encoded.length);
     planBytes.set(encoded, nameAddress);
     const number = keyNames.push(name) - 1;
     keyWhens.push(child.when ?? null);
+    keyNests.push(child.fields !== undefined || child.items !== undefined);
+    const plan = compileWant(child);
+    fields.set(name, { key: number, plan });
     const address = allocatePlan(20);
-    planWords.set([nameAddress, encoded.length, compileWant(child).address, number, child.when ? 1 : 0], address / 4);
+    planWords.set([nameAddress, encoded.length, plan.address, number, child.when ? 1 : 0], address / 4);
     return { address, hash: hashOf(encoded) };
   });
   // at most half full, so a probe ends soon at an empty slot; none for a plan that reads no object
@@ -73,7 +89,20 @@ export function compileWant(want: Want): Plan {
   }
   const address = allocatePlan(24);
   planWords.set([want.fields ? keys.length : -1, items, prefix, prefixBytes?.length ?? 0, table, slots - 1], address / 4);
-  return { address };
+  return { address, fields: want.fields ? fields : null };
+}
+
+/** The number of the key at `path` in `plan` (outside arrays); throws for a path the plan does not read. */
+export function keyAt(plan: Plan, ...path: string[]): number {
+  let at: PlanKey | undefined;
+  let within: Plan | undefined = plan;
+  for (const name of path) {
+    at = within?.fields?.get(name);
+    if (!at) throw new Error(`line-scanner: the plan does not read ${path.join('.')}`);
+    within = at.plan;
+  }
+  if (!at) throw new Error('line-scanner: a key has a path');
+  return at.key;
 }
 
 /** A key name's hash, as line-scanner.as.ts takes it while finding the name's end. */

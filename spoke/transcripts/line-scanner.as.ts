@@ -1,7 +1,7 @@
 // AssemblyScript, compiled to WebAssembly by `npm run build:scanner` into line-scanner-wasm.ts.
 // The walk of line-scanner.ts over one JSON line's bytes: it checks every byte JSON.parse would
 // check, steps over what the plan does not want (a string's body sixteen bytes at a time) and
-// writes what it does want to a tape, which line-scanner.ts turns into the sparse object. It
+// writes what it does want to a tape, which line-scanner.ts turns into the line's values. It
 // decodes nothing: a tape entry says where a value's bytes are and what they hold.
 //
 // Memory is imported, laid out by line-scanner-memory.ts: the plans line-scanner-plans.ts wrote,

@@ -1,13 +1,14 @@
 import type { Json } from './fields';
 import { arenaFor, LINE, TAPE } from './line-scanner-memory';
-import { keyNames, keyWhens, type Plan } from './line-scanner-plans';
+import { keyNames, keyNests, keyWhens, type LineValues, type Plan } from './line-scanner-plans';
+import { AN_OBJECT, emptyValues, keepValue, lineValues } from './line-values';
 
 // Reads the few fields the index needs from one JSON line's UTF-8 bytes, without decoding the
 // line or building the rest of it. Most of a transcript's bytes are strings nobody indexes (tool
 // results, twice; file contents; thinking): the walk over the bytes (line-scanner.as.ts, in
 // WebAssembly) steps over those sixteen bytes at a time, and the objects and arrays holding them
 // by matching brackets, checking every byte JSON.parse would check; it writes where each wanted
-// value lies to a tape, from which this file builds the sparse object. What is kept is exactly
+// value lies to a tape, from which this file writes the line's values. What is kept is exactly
 // what JSON.parse would give for it, and anything the scanner is unsure of (a line JSON.parse
 // rejects, nests too deep, has an escape in a key or at the start of a string read by prefix, or
 // more kept values than the tape holds), or a thread where the scanner cannot run, makes it answer
@@ -47,43 +48,55 @@ interface DecodingBuffer extends Buffer {
 
 /** A value kept whole, decided once the line is read (`when`); kept from line to line, so no line allocates one. */
 interface Deferred {
+  /** the array item holding it; NO_HOLDER for a value outside arrays */
   holder: Json;
   key: number;
   entry: number;
 }
 const deferred: Deferred[] = [];
-/** A deferred entry's holder between lines. */
-const NO_HOLDER: Json = {};
-/** The containers open while the tape is read, outermost first. */
+/** A deferred entry's holder outside arrays, and between lines. */
+const NO_HOLDER: Json = Object.freeze({});
+/** The containers open inside an array while the tape is read, outermost first. */
 const open: (Json | unknown[])[] = [];
-/** Holds the record while it is built, as an array holds its items. */
-const top: unknown[] = [];
 
-/** The sparse object the tape's `count` entries describe; `delta` turns a memory address into a place in `buf`. */
-function build(words: Int32Array, count: number, buf: DecodingBuffer, delta: number): Json {
+/**
+ * Keeps the values the tape's `count` entries describe as the line's (line-values.ts); false when a
+ * key the plan reads into comes twice outside arrays, which JSON.parse reads (the last one wins,
+ * with none of the first one's fields). `delta` turns a memory address into a place in `buf`.
+ * Outside arrays each value goes under its key; an array's items are built as sparse objects.
+ */
+function fill(words: Int32Array, count: number, buf: DecodingBuffer, delta: number): boolean {
   let deferredCount = 0;
+  // containers open inside the array being built: 0 outside arrays
   let depth = 0;
-  let holder: Json | unknown[] = top;
+  let holder: Json | unknown[] = NO_HOLDER;
   for (let entry = TAPE / 4, last = entry + count * 4; entry < last; entry += 4) {
     const op = words[entry] & 0xff;
-    if (op === END) {
-      holder = open[--depth];
+    const key = words[entry + 1];
+    if (depth === 0) {
+      // the record itself, and the end of an object outside arrays, leave nothing to write
+      if (op === END || key < 0) continue;
+      if (keyNests[key] && lineValues[key] !== undefined) return false;
+      if (op === OBJECT) keepValue(key, AN_OBJECT);
+      else if (op === ARRAY) {
+        holder = [];
+        keepValue(key, holder);
+        depth = 1;
+      } else if ((words[entry] & DEFERRED) !== 0) defer(deferredCount++, NO_HOLDER, key, entry);
+      else keepValue(key, decode(words, entry, buf, delta));
       continue;
     }
-    const key = words[entry + 1];
+    if (op === END) {
+      holder = --depth === 0 ? NO_HOLDER : open[depth];
+      continue;
+    }
     let value: unknown;
     if (op === OBJECT) {
       value = {};
     } else if (op === ARRAY) {
       value = [];
     } else if ((words[entry] & DEFERRED) !== 0) {
-      const d = deferred[deferredCount++];
-      if (d === undefined) deferred.push({ holder: holder as Json, key, entry });
-      else {
-        d.holder = holder as Json;
-        d.key = key;
-        d.entry = entry;
-      }
+      defer(deferredCount++, holder as Json, key, entry);
       continue;
     } else {
       value = decode(words, entry, buf, delta);
@@ -96,12 +109,23 @@ function build(words: Int32Array, count: number, buf: DecodingBuffer, delta: num
       holder = value as Json | unknown[];
     }
   }
-  const record = top.pop() as Json;
   for (let i = 0; i < deferredCount; i++) {
     const { holder: at, key, entry } = deferred[i];
-    if (keyWhens[key]!(at, record)) at[keyNames[key]] = decode(words, entry, buf, delta);
+    if (!keyWhens[key]!(at, lineValues)) continue;
+    if (at === NO_HOLDER) keepValue(key, decode(words, entry, buf, delta));
+    else at[keyNames[key]] = decode(words, entry, buf, delta);
   }
-  return record;
+  return true;
+}
+
+function defer(index: number, holder: Json, key: number, entry: number): void {
+  const d = deferred[index];
+  if (d === undefined) deferred.push({ holder, key, entry });
+  else {
+    d.holder = holder;
+    d.key = key;
+    d.entry = entry;
+  }
 }
 
 /** A kept value's entry, decoded as JSON.parse gives it (JSON.parse throws where it would). */
@@ -163,25 +187,29 @@ function number(buf: DecodingBuffer, from: number, to: number): number {
 }
 
 /**
- * The fields `plan` wants from the JSON object at bytes [start, end) of `buf`, or null when the
- * scanner is unsure of the line: then it is for JSON.parse to read (or reject) whole.
+ * The values `plan` wants from the JSON object at bytes [start, end) of `buf`, kept by key number
+ * (line-values.ts), or null when the scanner is unsure of the line: then it is for JSON.parse to
+ * read (or reject) whole.
  */
-export function scanLine(buf: Buffer, start: number, end: number, plan: Plan): Json | null {
+export function scanLine(buf: Buffer, start: number, end: number, plan: Plan): LineValues | null {
   const arena = arenaFor(end - start);
   if (arena === null) return null;
   const count = arena.scan(buf, start, end, plan.address);
   if (count < 0) return null;
+  emptyValues();
+  let filled = false;
   try {
-    return build(arena.words, count, buf as DecodingBuffer, start - LINE);
+    filled = fill(arena.words, count, buf as DecodingBuffer, start - LINE);
   } catch {
     // the walk refuses what JSON.parse would; a value that still cannot be decoded (a string past
     // V8's longest) leaves the line to JSON.parse, for its own message
-    return null;
   } finally {
-    // nothing of this line is held until the next one: a build cut short leaves its record in
-    // `top`, and a line less deep than this one would leave its objects in `open` and `deferred`
-    top.length = 0;
+    // nothing of this line is held once the next is read: a line less deep than this one would
+    // leave its containers in `open` and `deferred`
     open.length = 0;
     for (const d of deferred) d.holder = NO_HOLDER;
   }
+  if (filled) return lineValues;
+  emptyValues();
+  return null;
 }

@@ -1,16 +1,17 @@
-import { obj } from './fields';
 import { isGoalTool, TASK_NUMBER_PREFIX } from './goal-tools';
-import { compileWant, type Want } from './line-scanner-plans';
+import { compileWant, keyAt, type Want } from './line-scanner-plans';
 
-// Every field readRecord (record.ts) reads from a transcript line: the fast path builds a line's
-// object from these alone. A field readRecord starts reading is added here too, or the test that
-// watches readRecord's reads on every fixture line fails (test/unit/line-scanner.test.ts).
+// Every field readRecord (record.ts) reads from a transcript line, and the key numbers it reads
+// them by: a line's values (line-values.ts) hold these alone. readRecord reads a field outside
+// arrays only through a key below, which exists only for a field listed here; for an array's items,
+// read by name, the test that watches readRecord's reads on every fixture line fails when one is
+// not listed (test/unit/line-scanner.test.ts).
 
 const whole: Want = {};
 /** Read on user lines only (a prompt's text, cwd and branch), though every line carries them. */
-const userOnly: Want = { when: (_, record) => record.type === 'user' };
+const userOnly: Want = { when: (_, line) => line[KEYS.type] === 'user' };
 /** A line's time, but for plain progress lines (the most common kind): only a subagent's message inside one is read for it. */
-const timestamp: Want = { when: (_, record) => record.type !== 'progress' || obj(record.data)?.type === 'agent_progress' };
+const timestamp: Want = { when: (_, line) => line[KEYS.type] !== 'progress' || line[KEYS.dataType] === 'agent_progress' };
 
 /** A tool result's content matters only when it names a created task's number. */
 const taskAnswer: Want = { prefix: TASK_NUMBER_PREFIX, items: { fields: { text: { prefix: TASK_NUMBER_PREFIX } } } };
@@ -74,3 +75,77 @@ export const RECORD_FIELDS: Want = {
 };
 
 export const RECORD_PLAN = compileWant(RECORD_FIELDS);
+
+const key = (...path: string[]): number => keyAt(RECORD_PLAN, ...path);
+
+/** Where readRecord finds each field it reads outside arrays, in a line's values. */
+export const KEYS = {
+  type: key('type'),
+  subtype: key('subtype'),
+  uuid: key('uuid'),
+  parentUuid: key('parentUuid'),
+  isSidechain: key('isSidechain'),
+  timestamp: key('timestamp'),
+  requestId: key('requestId'),
+  cwd: key('cwd'),
+  gitBranch: key('gitBranch'),
+  sessionId: key('sessionId'),
+  isMeta: key('isMeta'),
+  promptSource: key('promptSource'),
+  isCompactSummary: key('isCompactSummary'),
+  content: key('content'),
+  logicalParentUuid: key('logicalParentUuid'),
+  preservedTailUuid: key('compactMetadata', 'preservedSegment', 'tailUuid'),
+  leafUuid: key('leafUuid'),
+  summary: key('summary'),
+  customTitle: key('customTitle'),
+  aiTitle: key('aiTitle'),
+  title: key('title'),
+  attachment: key('attachment'),
+  attachmentType: key('attachment', 'type'),
+  attachmentPrompt: key('attachment', 'prompt'),
+  data: key('data'),
+  dataType: key('data', 'type'),
+  /** a subagent's message inside an agent_progress record */
+  embedded: key('data', 'message'),
+  embeddedType: key('data', 'message', 'type'),
+  embeddedTimestamp: key('data', 'message', 'timestamp'),
+  embeddedRequestId: key('data', 'message', 'requestId'),
+  embeddedUuid: key('data', 'message', 'uuid'),
+  messageStopReason: key('message', 'stop_reason'),
+  messageContent: key('message', 'content'),
+};
+
+/** Where an API message's fields are: the line's own, or a subagent's inside a progress record. */
+export interface ApiMessageKeys {
+  message: number;
+  id: number;
+  model: number;
+  usage: number;
+  input: number;
+  output: number;
+  cacheWrite: number;
+  cacheRead: number;
+  cacheSplit: number;
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+}
+
+function apiMessageKeys(...at: string[]): ApiMessageKeys {
+  return {
+    message: key(...at),
+    id: key(...at, 'id'),
+    model: key(...at, 'model'),
+    usage: key(...at, 'usage'),
+    input: key(...at, 'usage', 'input_tokens'),
+    output: key(...at, 'usage', 'output_tokens'),
+    cacheWrite: key(...at, 'usage', 'cache_creation_input_tokens'),
+    cacheRead: key(...at, 'usage', 'cache_read_input_tokens'),
+    cacheSplit: key(...at, 'usage', 'cache_creation'),
+    cacheWrite5m: key(...at, 'usage', 'cache_creation', 'ephemeral_5m_input_tokens'),
+    cacheWrite1h: key(...at, 'usage', 'cache_creation', 'ephemeral_1h_input_tokens'),
+  };
+}
+
+export const MESSAGE_KEYS = apiMessageKeys('message');
+export const EMBEDDED_MESSAGE_KEYS = apiMessageKeys('data', 'message', 'message');

@@ -2,12 +2,14 @@ import { bareAtom } from '../model/atom';
 import type { AtomMeta, AtomType, Author } from '../model/types';
 import type { MessageUsage } from '../model/usage';
 import { deriveAuthor, isInterruptLine, isTerminalNote, promptLine } from './author';
-import { arr, type Json, obj, str, time } from './fields';
+import { arr, obj, str, time } from './fields';
 import { readGoalTool, taskNumber } from './goal-tools';
 import { scanLine } from './line-scanner';
+import type { LineValues } from './line-scanner-plans';
+import { AN_OBJECT, valuesOf } from './line-values';
 import { loomMessageIn } from './loom-marker';
 import type { TranscriptPlace } from './paths';
-import { RECORD_PLAN } from './record-fields';
+import { type ApiMessageKeys, EMBEDDED_MESSAGE_KEYS, KEYS, MESSAGE_KEYS, RECORD_PLAN } from './record-fields';
 import type { Line } from './tail';
 
 // One transcript line, reduced to what the index keeps. Content stays on disk (offset/length)
@@ -29,15 +31,23 @@ export interface LinePlace {
 export function parseLine(line: Line, file: string, place: Pick<TranscriptPlace, 'fsid' | 'role'>): TranscriptRecord | string | null {
   // Only a line that starts with white space can be blank; trimming every line would copy it.
   if (line.length === 0 || (line.bytes[line.start] <= 32 && line.text.trim() === '')) return null;
-  let raw: unknown = scanLine(line.bytes, line.start, line.start + line.length, RECORD_PLAN);
-  if (raw === null) {
-    try {
-      raw = JSON.parse(line.text);
-    } catch (err) {
-      return `not JSON: ${(err as Error).message}`;
-    }
+  const at = { file, fsid: place.fsid, offset: line.offset, length: line.length, role: place.role };
+  const values = scanLine(line.bytes, line.start, line.start + line.length, RECORD_PLAN);
+  if (values !== null) return readRecord(values, at);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line.text);
+  } catch (err) {
+    return `not JSON: ${(err as Error).message}`;
   }
-  return readRecord(raw, { file, fsid: place.fsid, offset: line.offset, length: line.length, role: place.role });
+  return readParsedLine(raw, at);
+}
+
+/** A line JSON.parse read whole: its record, or why it holds none. */
+export function readParsedLine(raw: unknown, place: LinePlace & { role: 'main' | 'subagent' }): TranscriptRecord | string {
+  const r = obj(raw);
+  if (!r) return 'line is JSON but not an object';
+  return readRecord(valuesOf(r, RECORD_PLAN), place);
 }
 
 /** A compact_boundary's links back into the history before it. */
@@ -91,65 +101,57 @@ export type TranscriptRecord = GraphRecord | SummaryRecord | TitleRecord | Other
 
 const ATOM_TYPES = new Set<string>(['user', 'assistant', 'system', 'result']);
 
-// Property reads on parsed records of many shapes are slow (megamorphic), and this runs once
-// per line of every transcript: each read below is one the index needs for that record type.
-// Every field read here is listed in record-fields.ts: the fast path builds only those.
-export function readRecord(raw: unknown, place: LinePlace & { role: 'main' | 'subagent' }): TranscriptRecord | string {
-  const r = obj(raw);
-  if (!r) return 'line is JSON but not an object';
-  const type = str(r.type);
+const isObject = (v: unknown): boolean => v === AN_OBJECT;
+
+// Runs once per line of every transcript: each value read below is one the index needs for that
+// record type, by its key in the line's values (record-fields.ts).
+export function readRecord(line: LineValues, place: LinePlace & { role: 'main' | 'subagent' }): TranscriptRecord | string {
+  const type = str(line[KEYS.type]);
   if (!type) return 'record has no "type"';
-  const uuid = str(r.uuid);
+  const uuid = str(line[KEYS.uuid]);
   if (!uuid) {
     if (type === 'summary') {
-      const leafUuid = str(r.leafUuid);
-      const text = str(r.summary);
+      const leafUuid = str(line[KEYS.leafUuid]);
+      const text = str(line[KEYS.summary]);
       if (leafUuid && text) return { kind: 'summary', leafUuid, text };
     } else if (type === 'custom-title' || type === 'ai-title') {
-      const title = str(r.customTitle) ?? str(r.aiTitle) ?? str(r.title);
+      const title = str(line[KEYS.customTitle]) ?? str(line[KEYS.aiTitle]) ?? str(line[KEYS.title]);
       if (title) return { kind: 'title', title, custom: type === 'custom-title' };
     }
     return { kind: 'other', recordType: type, sidechain: false, uuid: null, parent: null };
   }
   const isUser = type === 'user';
-  const isBoundary = type === 'system' && r.subtype === 'compact_boundary';
+  const isBoundary = type === 'system' && line[KEYS.subtype] === 'compact_boundary';
   return {
     kind: 'graph',
     uuid,
-    parent: str(r.parentUuid),
-    sidechain: r.isSidechain === true,
+    parent: str(line[KEYS.parentUuid]),
+    sidechain: line[KEYS.isSidechain] === true,
     recordType: type,
     file: place.file,
-    atom: readAtom(r, type, uuid, place),
-    boundary: isBoundary ? readBoundary(r) : null,
-    cwd: isUser ? str(r.cwd) : null,
-    gitBranch: isUser ? str(r.gitBranch) : null,
-    sessionId: place.role === 'subagent' ? str(r.sessionId) : null,
-    subagentUsage: type === 'progress' ? readProgressUsage(r) : null,
+    atom: readAtom(line, type, uuid, place),
+    boundary: isBoundary ? { logicalParent: str(line[KEYS.logicalParentUuid]), preservedTail: str(line[KEYS.preservedTailUuid]) } : null,
+    cwd: isUser ? str(line[KEYS.cwd]) : null,
+    gitBranch: isUser ? str(line[KEYS.gitBranch]) : null,
+    sessionId: place.role === 'subagent' ? str(line[KEYS.sessionId]) : null,
+    subagentUsage: type === 'progress' ? readProgressUsage(line) : null,
   };
 }
 
-function readProgressUsage(r: Json): MessageUsage | null {
-  const data = obj(r.data);
-  if (data?.type !== 'agent_progress') return null;
-  const embedded = obj(data.message);
-  const message = obj(embedded?.message);
-  if (!embedded || !message || embedded.type !== 'assistant') return null;
-  const t = time(embedded.timestamp) ?? time(r.timestamp) ?? 0;
-  return readUsage(message, str(embedded.requestId), str(embedded.uuid) ?? '', t, str(message.model));
+function readProgressUsage(line: LineValues): MessageUsage | null {
+  if (!isObject(line[KEYS.data]) || line[KEYS.dataType] !== 'agent_progress') return null;
+  if (!isObject(line[KEYS.embedded]) || !isObject(line[EMBEDDED_MESSAGE_KEYS.message]) || line[KEYS.embeddedType] !== 'assistant') return null;
+  const t = time(line[KEYS.embeddedTimestamp]) ?? time(line[KEYS.timestamp]) ?? 0;
+  const model = str(line[EMBEDDED_MESSAGE_KEYS.model]);
+  return readUsage(line, EMBEDDED_MESSAGE_KEYS, str(line[KEYS.embeddedRequestId]), str(line[KEYS.embeddedUuid]) ?? '', t, model);
 }
 
-function readBoundary(r: Json): Boundary {
-  const metadata = obj(r.compactMetadata);
-  return { logicalParent: str(r.logicalParentUuid), preservedTail: str(obj(metadata?.preservedSegment)?.tailUuid) };
-}
-
-function readAtom(r: Json, type: string, uuid: string, place: LinePlace): AtomMeta | null {
-  const queued = type === 'attachment' ? queuedPrompt(r) : null;
+function readAtom(line: LineValues, type: string, uuid: string, place: LinePlace): AtomMeta | null {
+  const queued = type === 'attachment' ? queuedPrompt(line) : null;
   if (!ATOM_TYPES.has(type) && queued === null) return null;
-  const message = obj(r.message);
-  const atom = bareAtom(uuid, (queued !== null ? 'user' : type) as AtomType, time(r.timestamp) ?? 0, place);
-  atom.subtype = str(r.subtype);
+  const message = isObject(line[MESSAGE_KEYS.message]);
+  const atom = bareAtom(uuid, (queued !== null ? 'user' : type) as AtomType, time(line[KEYS.timestamp]) ?? 0, place);
+  atom.subtype = str(line[KEYS.subtype]);
   if (queued !== null) {
     // A prompt typed while the model worked, spliced into the running turn; or a harness notice
     // queued the same way (a background task's <task-notification>).
@@ -157,36 +159,34 @@ function readAtom(r: Json, type: string, uuid: string, place: LinePlace): AtomMe
     atom.author = deriveAuthor({ promptSource: null, isMeta: false, isCompactSummary: false, text, toolResultOnly: false });
     if (isOpenerAuthor(atom.author)) atom.promptLine = promptLine(queued);
   } else if (type === 'assistant' && message) {
-    atom.model = str(message.model);
-    atom.stopReason = str(message.stop_reason);
-    readToolUses(atom, arr(message.content));
-    atom.usage = readUsage(message, str(r.requestId), uuid, atom.t, atom.model);
+    atom.model = str(line[MESSAGE_KEYS.model]);
+    atom.stopReason = str(line[KEYS.messageStopReason]);
+    readToolUses(atom, arr(line[KEYS.messageContent]));
+    atom.usage = readUsage(line, MESSAGE_KEYS, str(line[KEYS.requestId]), uuid, atom.t, atom.model);
   } else if (type === 'user' && message) {
-    readUserLine(atom, r, message.content);
+    readUserLine(atom, line, line[KEYS.messageContent]);
   } else if (type === 'system') {
     // 2.x writes a local slash command and its output as system lines of subtype local_command.
-    atom.terminalNote = atom.subtype === 'local_command' || isTerminalNote(str(r.content)?.trimStart() ?? null);
+    atom.terminalNote = atom.subtype === 'local_command' || isTerminalNote(str(line[KEYS.content])?.trimStart() ?? null);
   }
   return atom;
 }
 
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
 
-function readUsage(message: Json, requestId: string | null, uuid: string, t: number, model: string | null): MessageUsage | null {
-  const usage = obj(message.usage);
-  if (!usage) return null;
-  const split = obj(usage.cache_creation);
-  const id = str(message.id);
+function readUsage(line: LineValues, at: ApiMessageKeys, requestId: string | null, uuid: string, t: number, model: string | null): MessageUsage | null {
+  if (!isObject(line[at.usage])) return null;
+  const id = str(line[at.id]);
   return {
     key: id && requestId ? `${id}:${requestId}` : uuid,
     t,
     model,
-    input: count(usage.input_tokens),
-    output: count(usage.output_tokens),
-    cacheWrite: count(usage.cache_creation_input_tokens),
-    cacheWrite5m: count(split?.ephemeral_5m_input_tokens),
-    cacheWrite1h: count(split?.ephemeral_1h_input_tokens),
-    cacheRead: count(usage.cache_read_input_tokens),
+    input: count(line[at.input]),
+    output: count(line[at.output]),
+    cacheWrite: count(line[at.cacheWrite]),
+    cacheWrite5m: count(line[at.cacheWrite5m]),
+    cacheWrite1h: count(line[at.cacheWrite1h]),
+    cacheRead: count(line[at.cacheRead]),
   };
 }
 
@@ -205,7 +205,7 @@ function readToolUses(atom: AtomMeta, content: unknown[] | null): void {
   }
 }
 
-function readUserLine(atom: AtomMeta, r: Json, content: unknown): void {
+function readUserLine(atom: AtomMeta, line: LineValues, content: unknown): void {
   let text: string | null = null;
   let results = 0;
   let blocks = 0;
@@ -234,25 +234,25 @@ function readUserLine(atom: AtomMeta, r: Json, content: unknown): void {
   const trimmed = text?.trimStart() ?? null;
   atom.interrupt = isInterruptLine(trimmed);
   atom.terminalNote = isTerminalNote(trimmed);
-  const sent = r.isMeta === true ? loomMessageIn(trimmed) : null;
+  const isMeta = line[KEYS.isMeta] === true;
+  const sent = isMeta ? loomMessageIn(trimmed) : null;
   atom.author = atom.interrupt
     ? { kind: 'system' }
     : sent
       ? { kind: 'human', via: 'loom', messageId: sent.id }
       : deriveAuthor({
-          promptSource: str(r.promptSource),
-          isMeta: r.isMeta === true,
-          isCompactSummary: r.isCompactSummary === true,
+          promptSource: str(line[KEYS.promptSource]),
+          isMeta,
+          isCompactSummary: line[KEYS.isCompactSummary] === true,
           text: trimmed,
           toolResultOnly: blocks > 0 && results === blocks,
         });
   if (trimmed !== null && isOpenerAuthor(atom.author)) atom.promptLine = promptLine(sent ? sent.text : trimmed);
 }
 
-function queuedPrompt(r: Json): string | null {
-  const attachment = obj(r.attachment);
-  if (attachment?.type !== 'queued_command') return null;
-  const prompt = attachment.prompt;
+function queuedPrompt(line: LineValues): string | null {
+  if (!isObject(line[KEYS.attachment]) || line[KEYS.attachmentType] !== 'queued_command') return null;
+  const prompt = line[KEYS.attachmentPrompt];
   if (typeof prompt === 'string') return prompt;
   const first = arr(prompt)
     ?.map(obj)

@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticCorpus } from '../../demo/index';
 import type { Json } from '../../spoke/transcripts/fields';
 import { scanLine } from '../../spoke/transcripts/line-scanner';
-import type { Want } from '../../spoke/transcripts/line-scanner-plans';
+import type { LineValues, Plan, Want } from '../../spoke/transcripts/line-scanner-plans';
+import { valuesOf as valuesOfParsed } from '../../spoke/transcripts/line-values';
 import { placeOf } from '../../spoke/transcripts/paths';
-import { parseLine, readRecord, type TranscriptRecord } from '../../spoke/transcripts/record';
-import { RECORD_FIELDS, RECORD_PLAN } from '../../spoke/transcripts/record-fields';
+import { parseLine, readParsedLine, readRecord, type TranscriptRecord } from '../../spoke/transcripts/record';
+import { KEYS, RECORD_FIELDS, RECORD_PLAN } from '../../spoke/transcripts/record-fields';
 import { FIXTURES } from '../helpers/kernel';
 import { assistant, prompt, readerLine, toolResult, toolUse } from '../helpers/records';
 
@@ -39,13 +40,13 @@ function slowPath(text: string, role: Role, length = 0): Outcome {
   } catch (err) {
     return `not JSON: ${(err as Error).message}`;
   }
-  return readRecord(raw, placeFor(role, length));
+  return readParsedLine(raw, placeFor(role, length));
 }
 
-/** The scanner's sparse object, read the same way; null when the scanner is unsure. */
+/** The values the scanner writes, read the same way; null when the scanner is unsure. */
 function fastPath(bytes: Buffer, start: number, end: number, role: Role): Outcome | null {
-  const sparse = scanLine(bytes, start, end, RECORD_PLAN);
-  return sparse === null ? null : readRecord(sparse, placeFor(role));
+  const values = scanLine(bytes, start, end, RECORD_PLAN);
+  return values === null ? null : readRecord(values, placeFor(role));
 }
 
 interface Tally {
@@ -127,11 +128,7 @@ const READ_FAST: [string, string][] = [
   ],
   ['\\u escapes and a surrogate pair in a kept string', text('caf\\u00e9 \\ud83d\\ude00 \\n\\t\\/')],
   ['non-ASCII in kept and skipped strings', user('"toolUseResult":"naïve ✓ 😀","message":{"role":"user","content":"naïve café ✓ 😀"}')],
-  [
-    'a key that comes twice (the last wins)',
-    `${user('"message":{"role":"user","content":"first"}').slice(0, -1)},"uuid":"u2","message":{"role":"user","content":"second"}}`,
-  ],
-  ['a kept object that comes twice, the second one empty', `${user('"message":{"role":"user","content":"first"}').slice(0, -1)},"message":{}}`],
+  ['a kept value that comes twice (the last wins)', `${user('"message":{"role":"user","content":"first"}').slice(0, -1)},"uuid":"u2","isMeta":true}`],
   [
     'white space between every token',
     ' { "type" : "user" , "uuid" : "u1" , "message" : { "role" : "user" , "content" : [ { "type" : "text" , "text" : "hi" } ] } , "extra" : [ 1 , { } ] } \r',
@@ -211,6 +208,14 @@ const FALL_BACK: [string, string][] = [
     '{"type":"progress","uuid":"g1","parentUuid":null,"cwd":"C:\\q","data":{"type":"hook_progress"}}',
   ],
   ['a raw tab in a key of a skipped object', user('"toolUseResult":{"a\tb":1},"message":{"role":"user","content":"hi"}')],
+  // the line's values would keep the fields of the first one
+  [
+    'an object the index reads into that comes twice',
+    `${user('"message":{"role":"user","content":"first"}').slice(0, -1)},"uuid":"u2","message":{"role":"user","content":"second"}}`,
+  ],
+  ['a kept object that comes twice, the second one empty', `${user('"message":{"role":"user","content":"first"}').slice(0, -1)},"message":{}}`],
+  ['a kept object, then a string under its key', `${user('"message":{"role":"user","content":"first"}').slice(0, -1)},"message":"second"}`],
+  ['a string, then a kept object under its key', `${user('"message":"first"').slice(0, -1)},"message":{"role":"user","content":"second"}}`],
   ['nesting deeper than the scanner goes', user(`"toolUseResult":${'['.repeat(200)}${']'.repeat(200)}`)],
 ];
 
@@ -363,14 +368,22 @@ describe('the WebAssembly walk', () => {
   }, 60_000);
 });
 
-describe('the sparse object', () => {
-  const sparse = (record: unknown): Json => {
+/** The paths of the values a line holds, outside arrays. */
+function keptPaths(values: LineValues, plan: Plan = RECORD_PLAN, at = ''): string[] {
+  return [...(plan.fields ?? [])].flatMap(([name, { key, plan: within }]) => {
+    const path = `${at}${name}`;
+    return values[key] === undefined ? [] : [path, ...keptPaths(values, within, `${path}.`)];
+  });
+}
+
+describe("a line's values", () => {
+  const valuesOf = (record: unknown): LineValues => {
     const bytes = Buffer.from(JSON.stringify(record));
     return scanLine(bytes, 0, bytes.length, RECORD_PLAN)!;
   };
-  const blocks = (record: unknown) => (sparse(record).message as Json).content as Json[];
+  const blocks = (record: unknown) => valuesOf(record)[KEYS.messageContent] as Json[];
 
-  it("holds a tool call's input only for the tools goals are made of", () => {
+  it("hold a tool call's input only for the tools goals are made of", () => {
     const write = toolUse('t1', 'Write', { file_path: '/a', content: 'x'.repeat(10_000) });
     const todo = toolUse('t2', 'TodoWrite', { todos: [{ content: 'a', status: 'pending' }] });
     const [first, second] = blocks(assistant('a1', null, [write, todo]));
@@ -378,29 +391,46 @@ describe('the sparse object', () => {
     expect(second.input).toEqual(todo.input);
   });
 
-  it("leaves out a tool result's content unless it names a created task", () => {
+  it("leave out a tool result's content unless it names a created task", () => {
     const [plain] = blocks(toolResult('r1', 'a1', 't1', 'a long file body'));
     const [task] = blocks(toolResult('r2', 'a1', 't2', 'Task #3 created successfully: x'));
     expect(plain.content).toBeUndefined();
     expect(task.content).toBe('Task #3 created successfully: x');
   });
 
-  it("steps over the fields a record of another type is read for: a prompt's text, cwd and branch, a plain progress line's time", () => {
-    const answer = sparse(assistant('a1', 'p1', [{ type: 'text', text: 'x'.repeat(500) }]));
-    expect((answer.message as Json).content).toEqual([{ type: 'text' }]);
-    expect(answer).not.toHaveProperty('cwd');
-    expect(answer).not.toHaveProperty('gitBranch');
-    expect(answer.timestamp).toEqual(expect.any(String));
-    const hook = sparse({ ...prompt('h1', null, ''), type: 'progress', message: undefined, data: { type: 'hook_progress' } });
-    expect(Object.keys(hook).sort()).toEqual(['data', 'isSidechain', 'parentUuid', 'sessionId', 'type', 'uuid']);
-    const subagent = sparse({ ...prompt('h2', null, ''), type: 'progress', message: undefined, data: { type: 'agent_progress' } });
-    expect(subagent.timestamp).toEqual(expect.any(String));
+  it("step over the fields a record of another type is read for: a prompt's text, cwd and branch, a plain progress line's time", () => {
+    const answer = valuesOf(assistant('a1', 'p1', [{ type: 'text', text: 'x'.repeat(500) }]));
+    expect(answer[KEYS.messageContent]).toEqual([{ type: 'text' }]);
+    expect(keptPaths(answer)).not.toContain('cwd');
+    expect(keptPaths(answer)).not.toContain('gitBranch');
+    expect(answer[KEYS.timestamp]).toEqual(expect.any(String));
+    const hook = valuesOf({ ...prompt('h1', null, ''), type: 'progress', message: undefined, data: { type: 'hook_progress' } });
+    expect(keptPaths(hook).sort()).toEqual(['data', 'data.type', 'isSidechain', 'parentUuid', 'sessionId', 'type', 'uuid']);
+    const subagent = valuesOf({ ...prompt('h2', null, ''), type: 'progress', message: undefined, data: { type: 'agent_progress' } });
+    expect(subagent[KEYS.timestamp]).toEqual(expect.any(String));
   });
 
-  it('leaves out every field the index does not read', () => {
-    const read = sparse({ ...prompt('p1', null, 'hi'), toolUseResult: { stdout: 'big' }, version: '2.1.0', userType: 'external' });
-    expect(Object.keys(read).sort()).toEqual(['cwd', 'gitBranch', 'isSidechain', 'message', 'parentUuid', 'sessionId', 'timestamp', 'type', 'uuid']);
-    expect(read.message).toEqual({ content: 'hi' });
+  it('leave out every field the index does not read', () => {
+    const read = valuesOf({ ...prompt('p1', null, 'hi'), toolUseResult: { stdout: 'big' }, version: '2.1.0', userType: 'external' });
+    expect(keptPaths(read).sort()).toEqual([
+      'cwd',
+      'gitBranch',
+      'isSidechain',
+      'message',
+      'message.content',
+      'parentUuid',
+      'sessionId',
+      'timestamp',
+      'type',
+      'uuid',
+    ]);
+    expect(read[KEYS.messageContent]).toBe('hi');
+  });
+
+  it('are the same whether the scanner wrote them or JSON.parse read the line', () => {
+    const line = { ...prompt('p1', null, 'hi'), toolUseResult: { stdout: 'big' }, data: 'not an object' };
+    const scanned = [...valuesOf(line)];
+    expect(scanned).toEqual([...valuesOfParsed(JSON.parse(JSON.stringify(line)), RECORD_PLAN)]);
   });
 });
 
@@ -439,7 +469,7 @@ describe('record-fields.ts', () => {
     }
     for (const line of lines) {
       if (line.trim() === '') continue;
-      for (const role of ['main', 'subagent'] as const) readRecord(watched(JSON.parse(line), [], reads), placeFor(role));
+      for (const role of ['main', 'subagent'] as const) readParsedLine(watched(JSON.parse(line), [], reads), placeFor(role));
     }
     expect(reads.size).toBeGreaterThan(40);
     expect([...reads].filter((path) => !wanted(path.split('.')))).toEqual([]);
