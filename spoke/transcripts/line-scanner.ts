@@ -56,7 +56,7 @@ interface Deferred {
 const deferred: Deferred[] = [];
 /** A deferred entry's holder outside arrays, and between lines. */
 const NO_HOLDER: Json = Object.freeze({});
-/** The containers open inside an array while the tape is read, outermost first. */
+/** The containers open inside an array while the tape is read, outermost first; NO_HOLDER past them. */
 const open: (Json | unknown[])[] = [];
 
 /**
@@ -88,6 +88,7 @@ function fill(words: Int32Array, count: number, buf: DecodingBuffer, delta: numb
     }
     if (op === END) {
       holder = --depth === 0 ? NO_HOLDER : open[depth];
+      open[depth] = NO_HOLDER;
       continue;
     }
     let value: unknown;
@@ -110,7 +111,9 @@ function fill(words: Int32Array, count: number, buf: DecodingBuffer, delta: numb
     }
   }
   for (let i = 0; i < deferredCount; i++) {
-    const { holder: at, key, entry } = deferred[i];
+    const d = deferred[i];
+    const { holder: at, key, entry } = d;
+    d.holder = NO_HOLDER;
     if (!keyWhens[key]!(at, lineValues)) continue;
     if (at === NO_HOLDER) keepValue(key, decode(words, entry, buf, delta));
     else at[keyNames[key]] = decode(words, entry, buf, delta);
@@ -197,19 +200,19 @@ export function scanLine(buf: Buffer, start: number, end: number, plan: Plan): L
   const count = arena.scan(buf, start, end, plan.address);
   if (count < 0) return null;
   emptyValues();
-  let filled = false;
+  let filled: boolean;
   try {
     filled = fill(arena.words, count, buf as DecodingBuffer, start - LINE);
   } catch {
     // the walk refuses what JSON.parse would; a value that still cannot be decoded (a string past
     // V8's longest) leaves the line to JSON.parse, for its own message
-  } finally {
-    // nothing of this line is held once the next is read: a line less deep than this one would
-    // leave its containers in `open` and `deferred`
-    open.length = 0;
-    for (const d of deferred) d.holder = NO_HOLDER;
+    filled = false;
   }
   if (filled) return lineValues;
+  // nothing of a line left to JSON.parse is held: a fill cut short leaves containers in `open`
+  // and `deferred` (one that ends empties them as it goes)
   emptyValues();
+  open.fill(NO_HOLDER);
+  for (const d of deferred) d.holder = NO_HOLDER;
   return null;
 }
