@@ -1,11 +1,13 @@
 import { LINE_SCANNER_WASM } from './line-scanner-wasm';
 
 // The line scanner's WebAssembly (line-scanner.as.ts) and the memory it reads, laid out here:
-// plans from PLANS (address 0 means none) up to TAPE, the tape from TAPE, the line being read
-// from LINE. Each thread has a resident arena for lines up to RESIDENT_LINE bytes; a longer line
-// is read in an arena made for it alone, with the plans copied in, which the garbage collector
-// frees (a run of long lines can hold a few at once). Where the scanner cannot run (its module
-// does not compile, or its memory is refused) there is no arena, and LINE_SCANNER_PROBLEM says why.
+// plans from PLANS (address 0 means none) up to TAPE, the tape from TAPE, a line copied in from
+// LINE, and from READS the buffers files are read into (tail.ts), whose lines the scanner reads
+// where they lie. Each thread has a resident arena for lines up to RESIDENT_LINE bytes; a longer
+// line is read in an arena made for it alone, with the plans copied in, which the garbage
+// collector frees (a run of long lines can hold a few at once). Where the scanner cannot run (its
+// module does not compile, or its memory is refused) there is no arena, and LINE_SCANNER_PROBLEM
+// says why.
 
 const PLANS = 16;
 export const TAPE = 64 * 1024;
@@ -15,6 +17,14 @@ export const TAPE_END = TAPE + 1024 * 1024;
 export const LINE = TAPE_END;
 const PAGE = 64 * 1024;
 const RESIDENT_LINE = 1024 * 1024;
+/** Where read buffers start in the resident arena's memory. */
+const READS = LINE + RESIDENT_LINE;
+/**
+ * Room for read buffers in the resident arena: as many as tail.ts keeps of its size. Address
+ * space only until a read fills one, as a buffer outside would be.
+ */
+export const READ_BUFFER_BYTES = 1024 * 1024;
+const READ_BUFFERS = 16;
 
 /** A memory and the scanner instance that reads it. */
 export class Arena {
@@ -22,19 +32,28 @@ export class Arena {
   readonly words: Int32Array;
   private readonly scanner: (plan: number, start: number, stop: number, tapeStart: number, tapeStop: number) => number;
 
-  constructor(wasm: WebAssembly.Module, lineCapacity: number) {
-    const memory = new WebAssembly.Memory({ initial: Math.ceil((LINE + lineCapacity) / PAGE) });
+  constructor(wasm: WebAssembly.Module, bytes: number) {
+    const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
     const instance = new WebAssembly.Instance(wasm, { env: { memory } });
     this.scanner = instance.exports.scan as Arena['scanner'];
     this.bytes = new Uint8Array(memory.buffer);
     this.words = new Int32Array(memory.buffer, 0, TAPE_END / 4);
   }
 
-  /** The line at [start, end) of `buf` read by the plan at `plan` onto the tape: how many entries, or -1. */
+  /**
+   * The line at [start, end) of `buf` read by the plan at `plan` onto the tape: how many entries,
+   * or -1. A line in this memory (a read buffer) is read where it lies, any other copied in.
+   */
   scan(buf: Buffer, start: number, end: number, plan: number): number {
+    if (buf.buffer === this.bytes.buffer) return this.scanner(plan, buf.byteOffset + start, buf.byteOffset + end, TAPE, TAPE_END);
     // a plain view: Buffer's subarray costs a Buffer's construction, a tenth of the copy
     this.bytes.set(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start), LINE);
     return this.scanner(plan, LINE, LINE + end - start, TAPE, TAPE_END);
+  }
+
+  /** What turns a tape entry's address into a place in `buf`, for the line `scan` read from `start`. */
+  delta(buf: Buffer, start: number): number {
+    return buf.buffer === this.bytes.buffer ? -buf.byteOffset : start - LINE;
   }
 }
 
@@ -50,7 +69,7 @@ function start(): Started {
     return { problem: `its WebAssembly does not compile here (${(err as Error).message})` };
   }
   try {
-    return { wasm, resident: new Arena(wasm, RESIDENT_LINE) };
+    return { wasm, resident: new Arena(wasm, READS + READ_BUFFERS * READ_BUFFER_BYTES) };
   } catch (err) {
     // a WebAssembly memory reserves about 10 GB of address space up front
     return { problem: `it could not reserve its WebAssembly memory (${(err as Error).message}; is \`ulimit -v\` low?)` };
@@ -85,7 +104,7 @@ export function arenaFor(length: number): Arena | null {
   if (!('resident' in started)) return null;
   if (length <= RESIDENT_LINE) return started.resident;
   try {
-    const arena = new Arena(started.wasm, length);
+    const arena = new Arena(started.wasm, LINE + length);
     arena.bytes.set(planBytes.subarray(0, plansEnd));
     return arena;
   } catch {
@@ -93,3 +112,20 @@ export function arenaFor(length: number): Arena | null {
     return null;
   }
 }
+
+/** Read buffers handed out so far. */
+let readBuffers = 0;
+
+/**
+ * A read buffer of READ_BUFFER_BYTES in the resident arena's memory, whose lines the scanner
+ * reads without copying them; null once all are handed out, or where the scanner cannot run.
+ * One handed out is its holder's for good.
+ */
+export function scannerReadBuffer(): Buffer | null {
+  if (!('resident' in started) || readBuffers === READ_BUFFERS) return null;
+  const at = READS + readBuffers++ * READ_BUFFER_BYTES;
+  return Buffer.from(started.resident.bytes.buffer, at, READ_BUFFER_BYTES);
+}
+
+/** Whether `buffer` is one scannerReadBuffer handed out. */
+export const isScannerReadBuffer = (buffer: Buffer): boolean => 'resident' in started && buffer.buffer === started.resident.bytes.buffer;

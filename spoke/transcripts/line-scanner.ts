@@ -1,5 +1,5 @@
 import type { Json } from './fields';
-import { arenaFor, LINE, TAPE } from './line-scanner-memory';
+import { arenaFor, TAPE } from './line-scanner-memory';
 import { keyNames, keyNests, keyWhens, type LineValues, type Plan } from './line-scanner-plans';
 import { AN_OBJECT, emptyValues, keepValue, lineValues } from './line-values';
 
@@ -202,7 +202,7 @@ export function scanLine(buf: Buffer, start: number, end: number, plan: Plan): L
   emptyValues();
   let filled: boolean;
   try {
-    filled = fill(arena.words, count, buf as DecodingBuffer, start - LINE);
+    filled = fill(arena.words, count, buf as DecodingBuffer, arena.delta(buf, start));
   } catch {
     // the walk refuses what JSON.parse would; a value that still cannot be decoded (a string past
     // V8's longest) leaves the line to JSON.parse, for its own message

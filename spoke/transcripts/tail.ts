@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
+import { isScannerReadBuffer, READ_BUFFER_BYTES, scannerReadBuffer } from './line-scanner-memory';
 
 // Reads a growing file from where it left off. Only new bytes are read; a line is delivered
 // once its newline has arrived (an unfinished last line, even one that ends inside a UTF-8
@@ -63,17 +64,20 @@ export interface LineSink {
   line(line: Line): void;
 }
 
-const CHUNK = 1 << 20;
+/** 1 MiB */
+const CHUNK = READ_BUFFER_BYTES;
 
 // Read buffers are kept for the next read: a fresh 1 MiB buffer per file costs its pages being
 // mapped and unmapped again, which took as long as reading the bytes (read + split of a 256 MB
-// corpus: 0.76–0.92 s with fresh buffers, 0.21–0.29 s with kept ones).
+// corpus: 0.76–0.92 s with fresh buffers, 0.21–0.29 s with kept ones). They are the line
+// scanner's own while it has some to give, so that it reads their lines without copying them.
 const free: Buffer[] = [];
 /** Buffers kept: two per reader, for a few readers at once (the index, search, live states), and the first index's prefetches (tracker.ts). */
 const KEPT_BUFFERS = 16;
-const takeBuffer = (): Buffer => free.pop() ?? Buffer.allocUnsafe(CHUNK);
+const takeBuffer = (): Buffer => free.pop() ?? scannerReadBuffer() ?? Buffer.allocUnsafe(CHUNK);
 const giveBack = (buffer: Buffer): void => {
-  if (free.length < KEPT_BUFFERS) free.push(buffer);
+  // the scanner's are its memory's for good: never dropped
+  if (free.length < KEPT_BUFFERS || isScannerReadBuffer(buffer)) free.push(buffer);
 };
 const NEWLINE = 0x0a;
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticCorpus } from '../../demo/index';
 import type { Json } from '../../spoke/transcripts/fields';
 import { scanLine } from '../../spoke/transcripts/line-scanner';
+import { isScannerReadBuffer, scannerReadBuffer } from '../../spoke/transcripts/line-scanner-memory';
 import type { LineValues, Plan, Want } from '../../spoke/transcripts/line-scanner-plans';
 import { valuesOf as valuesOfParsed } from '../../spoke/transcripts/line-values';
 import { placeOf } from '../../spoke/transcripts/paths';
@@ -231,6 +232,22 @@ describe('the fast path on edge lines', () => {
     const bytes = Buffer.from(line);
     expect(fastPath(bytes, 0, bytes.length, 'main')).toBeNull();
     expect(parseLine(readerLine(line), 'f.jsonl', { fsid: 'f', role: 'main' })).toStrictEqual(slowPath(line, 'main', bytes.length));
+  });
+
+  it('reads every edge line where it lies in a read buffer of its own memory, as JSON.parse does', () => {
+    const buffer = scannerReadBuffer()!;
+    expect(isScannerReadBuffer(buffer)).toBe(true);
+    for (const [name, line] of [...READ_FAST, ...FALL_BACK]) {
+      // after other bytes, and before bytes that would close a line cut short
+      const bytes = Buffer.from(line);
+      buffer.write('{"type":"x"}\n', 0);
+      bytes.copy(buffer, 13);
+      buffer.write('"}]}}\n', 13 + bytes.length);
+      const fast = fastPath(buffer, 13, 13 + bytes.length, 'main');
+      const expected = READ_FAST.some(([n]) => n === name) ? slowPath(line, 'main') : null;
+      expect(fast, name).toStrictEqual(expected);
+      if (fast === null) expect(parseLine(readerLine(line), 'f.jsonl', { fsid: 'f', role: 'main' }), name).toStrictEqual(slowPath(line, 'main', bytes.length));
+    }
   });
 
   it('reads a line in the middle of a buffer without looking past its end', () => {
