@@ -30,12 +30,18 @@ const READ_BUFFERS = 16;
 export class Arena {
   readonly bytes: Uint8Array;
   readonly words: Int32Array;
+  /** What turns the last scan's tape addresses into places in the buffer it read. */
+  delta = 0;
+  private readonly memory: ArrayBuffer;
   private readonly scanner: (plan: number, start: number, stop: number, tapeStart: number, tapeStop: number) => number;
+  /** The last read buffer of this memory a line was read from: a Buffer's `buffer` costs a call into the runtime. */
+  private readBuffer: Buffer | null = null;
 
   constructor(wasm: WebAssembly.Module, bytes: number) {
     const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
     const instance = new WebAssembly.Instance(wasm, { env: { memory } });
     this.scanner = instance.exports.scan as Arena['scanner'];
+    this.memory = memory.buffer;
     this.bytes = new Uint8Array(memory.buffer);
     this.words = new Int32Array(memory.buffer, 0, TAPE_END / 4);
   }
@@ -45,15 +51,15 @@ export class Arena {
    * or -1. A line in this memory (a read buffer) is read where it lies, any other copied in.
    */
   scan(buf: Buffer, start: number, end: number, plan: number): number {
-    if (buf.buffer === this.bytes.buffer) return this.scanner(plan, buf.byteOffset + start, buf.byteOffset + end, TAPE, TAPE_END);
+    if (buf === this.readBuffer || buf.buffer === this.memory) {
+      this.readBuffer = buf;
+      this.delta = -buf.byteOffset;
+      return this.scanner(plan, buf.byteOffset + start, buf.byteOffset + end, TAPE, TAPE_END);
+    }
     // a plain view: Buffer's subarray costs a Buffer's construction, a tenth of the copy
     this.bytes.set(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start), LINE);
+    this.delta = start - LINE;
     return this.scanner(plan, LINE, LINE + end - start, TAPE, TAPE_END);
-  }
-
-  /** What turns a tape entry's address into a place in `buf`, for the line `scan` read from `start`. */
-  delta(buf: Buffer, start: number): number {
-    return buf.buffer === this.bytes.buffer ? -buf.byteOffset : start - LINE;
   }
 }
 

@@ -202,7 +202,7 @@ export function scanLine(buf: Buffer, start: number, end: number, plan: Plan): L
   emptyValues();
   let filled: boolean;
   try {
-    filled = fill(arena.words, count, buf as DecodingBuffer, arena.delta(buf, start));
+    filled = fill(arena.words, count, buf as DecodingBuffer, arena.delta);
   } catch {
     // the walk refuses what JSON.parse would; a value that still cannot be decoded (a string past
     // V8's longest) leaves the line to JSON.parse, for its own message
