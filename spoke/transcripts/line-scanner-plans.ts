@@ -44,6 +44,9 @@ export interface Plan {
 interface PlanKey {
   readonly key: number;
   readonly plan: Plan;
+  /** its entry in the scanner's memory, and its name's hash */
+  readonly address: number;
+  readonly hash: number;
 }
 
 /** Every key of every plan, by its number. */
@@ -54,26 +57,17 @@ export const keyNests: boolean[] = [];
 
 export function compileWant(want: Want): Plan {
   const fields = new Map<string, PlanKey>();
-  const keys = Object.entries(want.fields ?? {}).map(([name, child]) => {
+  for (const [name, child] of Object.entries(want.fields ?? {})) {
     const encoded = Buffer.from(name);
     const nameAddress = allocatePlan(encoded.length);
     planBytes.set(encoded, nameAddress);
-    const number = keyNames.push(name) - 1;
+    const key = keyNames.push(name) - 1;
     keyWhens.push(child.when ?? null);
     keyNests.push(child.fields !== undefined || child.items !== undefined);
     const plan = compileWant(child);
-    fields.set(name, { key: number, plan });
     const address = allocatePlan(20);
-    planWords.set([nameAddress, encoded.length, plan.address, number, child.when ? 1 : 0], address / 4);
-    return { address, hash: hashOf(encoded) };
-  });
-  // at most half full, so a probe ends soon at an empty slot; none for a plan that reads no object
-  const slots = want.fields ? Math.max(8, 2 ** Math.ceil(Math.log2(keys.length * 2))) : 0;
-  const table = slots > 0 ? allocatePlan(slots * 4) : 0;
-  for (const { address, hash } of keys) {
-    let slot = hash & (slots - 1);
-    while (planWords[table / 4 + slot] !== 0) slot = (slot + 1) & (slots - 1);
-    planWords[table / 4 + slot] = address;
+    planWords.set([nameAddress, encoded.length, plan.address, key, child.when ? 1 : 0], address / 4);
+    fields.set(name, { key, plan, address, hash: hashOf(encoded) });
   }
   // an item without the prefix would be left out of its array, where JSON.parse keeps it
   if (want.items?.prefix !== undefined) throw new Error("line-scanner: an array's items are not read by prefix");
@@ -87,9 +81,32 @@ export function compileWant(want: Want): Plan {
     prefix = allocatePlan(prefixBytes.length);
     planBytes.set(prefixBytes, prefix);
   }
+  return writePlan(want.fields ? fields : null, items, prefix, prefixBytes?.length ?? 0);
+}
+
+/**
+ * `plan` (one that reads an object) with the keys `names` stepped over, as values not wanted; its
+ * other keys are the same, with the same numbers, so one line's values read either way the same.
+ */
+export function planWithout(plan: Plan, names: string[]): Plan {
+  if (plan.fields === null) throw new Error('line-scanner: only a plan that reads an object has keys to leave out');
+  const [, items, prefix, prefixLength] = planWords.subarray(plan.address / 4, plan.address / 4 + 4);
+  return writePlan(new Map([...plan.fields].filter(([name]) => !names.includes(name))), items, prefix, prefixLength);
+}
+
+/** A plan's six words (line-scanner.as.ts), with its keys' hash table. */
+function writePlan(fields: Map<string, PlanKey> | null, items: number, prefix: number, prefixLength: number): Plan {
+  // at most half full, so a probe ends soon at an empty slot; none for a plan that reads no object
+  const slots = fields ? Math.max(8, 2 ** Math.ceil(Math.log2(fields.size * 2))) : 0;
+  const table = slots > 0 ? allocatePlan(slots * 4) : 0;
+  for (const { address, hash } of fields?.values() ?? []) {
+    let slot = hash & (slots - 1);
+    while (planWords[table / 4 + slot] !== 0) slot = (slot + 1) & (slots - 1);
+    planWords[table / 4 + slot] = address;
+  }
   const address = allocatePlan(24);
-  planWords.set([want.fields ? keys.length : -1, items, prefix, prefixBytes?.length ?? 0, table, slots - 1], address / 4);
-  return { address, fields: want.fields ? fields : null };
+  planWords.set([fields ? fields.size : -1, items, prefix, prefixLength, table, slots - 1], address / 4);
+  return { address, fields };
 }
 
 /** The number of the key at `path` in `plan` (outside arrays); throws for a path the plan does not read. */

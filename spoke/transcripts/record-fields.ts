@@ -1,5 +1,5 @@
 import { isGoalTool, TASK_NUMBER_PREFIX } from './goal-tools';
-import { compileWant, keyAt, type Want } from './line-scanner-plans';
+import { compileWant, keyAt, type Plan, planWithout, type Want } from './line-scanner-plans';
 
 // Every field readRecord (record.ts) reads from a transcript line, and the key numbers it reads
 // them by: a line's values (line-values.ts) hold these alone. readRecord reads a field outside
@@ -75,6 +75,11 @@ export const RECORD_FIELDS: Want = {
 };
 
 export const RECORD_PLAN = compileWant(RECORD_FIELDS);
+/** The session id every line carries is read in subagent files only, where it names the parent session. */
+const MAIN_FILE_PLAN = planWithout(RECORD_PLAN, ['sessionId']);
+
+/** The plan for a line of a main session file or of a subagent's file: the same keys, numbered the same. */
+export const recordPlan = (role: 'main' | 'subagent'): Plan => (role === 'subagent' ? RECORD_PLAN : MAIN_FILE_PLAN);
 
 const key = (...path: string[]): number => keyAt(RECORD_PLAN, ...path);
 

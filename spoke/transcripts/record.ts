@@ -9,7 +9,7 @@ import type { LineValues } from './line-scanner-plans';
 import { AN_OBJECT, valuesOf } from './line-values';
 import { loomMessageIn } from './loom-marker';
 import type { TranscriptPlace } from './paths';
-import { type ApiMessageKeys, EMBEDDED_MESSAGE_KEYS, KEYS, MESSAGE_KEYS, RECORD_PLAN } from './record-fields';
+import { type ApiMessageKeys, EMBEDDED_MESSAGE_KEYS, KEYS, MESSAGE_KEYS, RECORD_PLAN, recordPlan } from './record-fields';
 import type { Line } from './tail';
 
 // One transcript line, reduced to what the index keeps. Content stays on disk (offset/length)
@@ -32,7 +32,7 @@ export function parseLine(line: Line, file: string, place: Pick<TranscriptPlace,
   // Only a line that starts with white space can be blank; trimming every line would copy it.
   if (line.length === 0 || (line.bytes[line.start] <= 32 && line.text.trim() === '')) return null;
   const at = { file, fsid: place.fsid, offset: line.offset, length: line.length, role: place.role };
-  const values = scanLine(line.bytes, line.start, line.start + line.length, RECORD_PLAN);
+  const values = scanLine(line.bytes, line.start, line.start + line.length, recordPlan(place.role));
   if (values !== null) return readRecord(values, at);
   let raw: unknown;
   try {

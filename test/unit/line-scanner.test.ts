@@ -15,7 +15,7 @@ import type { LineValues, Plan, Want } from '../../spoke/transcripts/line-scanne
 import { valuesOf as valuesOfParsed } from '../../spoke/transcripts/line-values';
 import { placeOf } from '../../spoke/transcripts/paths';
 import { parseLine, readParsedLine, readRecord, type TranscriptRecord } from '../../spoke/transcripts/record';
-import { KEYS, RECORD_FIELDS, RECORD_PLAN } from '../../spoke/transcripts/record-fields';
+import { KEYS, RECORD_FIELDS, RECORD_PLAN, recordPlan } from '../../spoke/transcripts/record-fields';
 import { FIXTURES } from '../helpers/kernel';
 import { assistant, prompt, readerLine, toolResult, toolUse } from '../helpers/records';
 
@@ -46,7 +46,7 @@ function slowPath(text: string, role: Role, length = 0): Outcome {
 
 /** The values the scanner writes, read the same way; null when the scanner is unsure. */
 function fastPath(bytes: Buffer, start: number, end: number, role: Role): Outcome | null {
-  const values = scanLine(bytes, start, end, RECORD_PLAN);
+  const values = scanLine(bytes, start, end, recordPlan(role));
   return values === null ? null : readRecord(values, placeFor(role));
 }
 
@@ -442,6 +442,12 @@ describe("a line's values", () => {
       'uuid',
     ]);
     expect(read[KEYS.messageContent]).toBe('hi');
+  });
+
+  it("hold a line's session id in a subagent's file only, where it names the parent session", () => {
+    const bytes = Buffer.from(JSON.stringify(prompt('p1', null, 'hi')));
+    expect(scanLine(bytes, 0, bytes.length, recordPlan('main'))![KEYS.sessionId]).toBeUndefined();
+    expect(scanLine(bytes, 0, bytes.length, recordPlan('subagent'))![KEYS.sessionId]).toEqual(expect.any(String));
   });
 
   it('are the same whether the scanner wrote them or JSON.parse read the line', () => {
