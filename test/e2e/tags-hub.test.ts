@@ -99,8 +99,12 @@ describe('tags of a linked host, from a page on the hub', () => {
     expect(views).toEqual([{ name: 'training runs', tagIds: [tags.find((t) => t.name === 'training')!.id], order: 'RECENT' }]);
     expect((await hub.gql(VIEWS, {})).data.views.views).toEqual([]);
     const picker = page.getByRole('combobox', { name: 'Saved view' });
-    expect(await picker.locator('optgroup[label="gpu"] option').allTextContents()).toEqual(['training runs']);
-    expect(await picker.locator('option:checked').textContent()).toBe('training runs');
+    // The page hears of the saved view from the hub, after the linked host has it.
+    await until(
+      async () => (await picker.locator('optgroup[label="gpu"] option').allTextContents()).join() === 'training runs',
+      'the view listed under the host',
+    );
+    await until(async () => (await picker.locator('option:checked').textContent()) === 'training runs', 'the saved view chosen');
     expect(errors).toEqual([]);
   });
 });
