@@ -1,4 +1,5 @@
 import type { Author } from '../model/types';
+import { clipped } from './fields';
 
 // How the author of a user line is derived (DESIGN.md, "The event model"):
 // 1. `promptSource` when Claude Code wrote one: typed/queued → human, sdk → sdk, system → system.
@@ -102,4 +103,4 @@ export function promptLine(raw: string): string {
   return clip(line.trim());
 }
 
-const clip = (s: string): string => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
+const clip = (s: string): string => clipped(s, 200);

@@ -10,6 +10,18 @@ export const str = (v: unknown): string | null => (typeof v === 'string' ? v : n
 
 export const arr = (v: unknown): unknown[] | null => (Array.isArray(v) ? v : null);
 
+/**
+ * `text` as a string of its own: V8 keeps the whole of a string alive for a slice, trim or regex
+ * match of it, and a record kept for the session's life must not hold a 40 MB prompt for the
+ * line or the id it takes from it.
+ */
+export const ownString = (text: string): string =>
+  // UTF-16 both ways: every code unit back as it was, a lone surrogate too
+  Buffer.from(text, 'utf16le').toString('utf16le');
+
+/** `text` cut to `max` characters, the last an ellipsis, as a string of its own. */
+export const clipped = (text: string, max: number): string => ownString(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 /** RFC 3339 timestamp to epoch ms; null when missing or unparseable. */
 export function time(v: unknown): number | null {
   if (typeof v !== 'string') return null;

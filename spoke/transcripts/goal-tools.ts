@@ -1,5 +1,5 @@
 import type { GoalTool } from '../model/types';
-import { arr, type Json, obj, str } from './fields';
+import { arr, clipped, type Json, obj, str } from './fields';
 
 // The few tool calls goals are made of, kept small at index time so a goal never needs the
 // transcript read again: questions and plans wait on a person, todo lists and subagents are
@@ -59,4 +59,4 @@ const firstLine = (text: string): string =>
     .find((l) => l.trim() !== '')
     ?.replace(/^#+\s*/, '')
     .trim() ?? '';
-const clipText = (text: string): string => (text.length > 300 ? `${text.slice(0, 299)}…` : text);
+const clipText = (text: string): string => clipped(text, 300);

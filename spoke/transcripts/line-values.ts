@@ -7,7 +7,8 @@ import type { LineValues, Plan } from './line-scanner-plans';
 // loads from one array where an object's fields would each be a property look-up of its own
 // shape. An object the plan reads into is held as AN_OBJECT, its fields under keys of their own;
 // an array's items are objects, as the scanner or JSON.parse made them. One array per thread,
-// written again for every line: a record copies out what it keeps.
+// written for a line and emptied once its record is read (record.ts): a record copies out what it
+// keeps.
 
 /** Stands for an object whose fields the plan reads. */
 export const AN_OBJECT: Json = Object.freeze({});

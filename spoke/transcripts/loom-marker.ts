@@ -1,3 +1,5 @@
+import { ownString } from './fields';
+
 // A prompt a person sent through Loom to a session a terminal holds reaches Claude Code as the
 // reason of a blocking Stop hook. Claude Code writes that reason back as an `isMeta` user line,
 // "Stop hook feedback:" and the reason (docs/hooks.md); the reason starts with Loom's marker,
@@ -12,5 +14,5 @@ export const markedReason = (messageId: string, text: string): string => `[loom:
 /** The message a "Stop hook feedback:" line carries, when Loom sent it; null for any other line. */
 export function loomMessageIn(text: string | null): { id: string; text: string } | null {
   const marker = text === null ? null : DELIVERED.exec(text);
-  return marker ? { id: marker[1], text: text!.slice(marker[0].length).trim() } : null;
+  return marker ? { id: ownString(marker[1]), text: text!.slice(marker[0].length).trim() } : null;
 }

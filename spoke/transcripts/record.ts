@@ -6,7 +6,7 @@ import { arr, obj, str, time } from './fields';
 import { readGoalTool, taskNumber } from './goal-tools';
 import { scanLine } from './line-scanner';
 import type { LineValues } from './line-scanner-plans';
-import { AN_OBJECT, valuesOf } from './line-values';
+import { AN_OBJECT, emptyValues, valuesOf } from './line-values';
 import { loomMessageIn } from './loom-marker';
 import type { TranscriptPlace } from './paths';
 import { type ApiMessageKeys, EMBEDDED_MESSAGE_KEYS, KEYS, MESSAGE_KEYS, RECORD_PLAN, recordPlan } from './record-fields';
@@ -33,7 +33,7 @@ export function parseLine(line: Line, file: string, place: Pick<TranscriptPlace,
   if (line.length === 0 || (line.bytes[line.start] <= 32 && line.text.trim() === '')) return null;
   const at = { file, fsid: place.fsid, offset: line.offset, length: line.length, role: place.role };
   const values = scanLine(line.bytes, line.start, line.start + line.length, recordPlan(place.role));
-  if (values !== null) return readRecord(values, at);
+  if (values !== null) return readKept(values, at);
   let raw: unknown;
   try {
     raw = JSON.parse(line.text);
@@ -47,7 +47,19 @@ export function parseLine(line: Line, file: string, place: Pick<TranscriptPlace,
 export function readParsedLine(raw: unknown, place: LinePlace & { role: 'main' | 'subagent' }): TranscriptRecord | string {
   const r = obj(raw);
   if (!r) return 'line is JSON but not an object';
-  return readRecord(valuesOf(r, RECORD_PLAN), place);
+  return readKept(valuesOf(r, RECORD_PLAN), place);
+}
+
+/**
+ * The record of a line's values, which are emptied as it is made: a line's strings (a 40 MB
+ * prompt, the content array JSON.parse built) are not held until the next line is read.
+ */
+function readKept(values: LineValues, place: LinePlace & { role: 'main' | 'subagent' }): TranscriptRecord | string {
+  try {
+    return readRecord(values, place);
+  } finally {
+    emptyValues();
+  }
 }
 
 /** A compact_boundary's links back into the history before it. */

@@ -103,18 +103,24 @@ interface Opened {
   first: Chunk | null;
 }
 
+/** A read into `buffer`; one that fails gives the buffer back, so that its caller holds none. */
 function readChunk(fd: number, buffer: Buffer, at: number, limit: number, onThisThread: boolean): Promise<Chunk> | Chunk {
   const asked = Math.max(0, Math.min(buffer.length, limit - at));
   if (onThisThread) {
     try {
       return { buffer, at, asked, bytesRead: readSync(fd, buffer, 0, asked, at) };
     } catch (err) {
+      giveBack(buffer);
       // failed as a read on libuv's would: once the chunk before has been split
       return Promise.reject(err);
     }
   }
   return new Promise((resolve, reject) => {
-    read(fd, buffer, 0, asked, at, (err, bytesRead) => (err ? reject(err) : resolve({ buffer, at, asked, bytesRead })));
+    read(fd, buffer, 0, asked, at, (err, bytesRead) => {
+      if (!err) return resolve({ buffer, at, asked, bytesRead });
+      giveBack(buffer);
+      reject(err);
+    });
   });
 }
 
@@ -253,29 +259,40 @@ export class FileTail {
       if (first) giveBack(first.buffer);
       pending = readChunk(opened.fd, takeBuffer(), position, limit, onThisThread);
     }
-    // Two buffers: the next chunk is read from disk while this one is split and parsed.
+    // Two buffers: the next chunk is read from disk while this one is split and parsed. Whatever
+    // ends the read (the end, a sink's error, a failed read), both go back: a buffer in the
+    // scanner's memory is one of a few, and one lost is lost for good.
+    let current: Buffer | null = null;
     let spare: Buffer | null = null;
-    for (;;) {
-      const chunk = await pending;
-      const size = Math.min(chunk.bytesRead, limit - position);
-      position += size;
-      // a short read is the end of the file: asking again would only wait for nothing
-      const more = size > 0 && chunk.bytesRead === chunk.asked && position < limit;
-      if (more) pending = readChunk(opened.fd, spare ?? takeBuffer(), position, limit, onThisThread);
-      else if (spare) giveBack(spare);
-      spare = null;
-      try {
-        if (size > 0) this.split(chunk.buffer, size, sink);
-      } catch (err) {
-        // never leave a read in flight on a descriptor about to close
-        if (more) await Promise.resolve(pending).catch(() => {});
-        throw err;
+    try {
+      for (;;) {
+        const chunk = await pending;
+        current = chunk.buffer;
+        const size = Math.min(chunk.bytesRead, limit - position);
+        position += size;
+        // a short read is the end of the file: asking again would only wait for nothing
+        const more = size > 0 && chunk.bytesRead === chunk.asked && position < limit;
+        if (more) pending = readChunk(opened.fd, spare ?? takeBuffer(), position, limit, onThisThread);
+        else if (spare) giveBack(spare);
+        spare = null;
+        try {
+          if (size > 0) this.split(current, size, sink);
+        } catch (err) {
+          // never leave a read in flight on a descriptor about to close
+          if (more) {
+            // (a read that failed gave its buffer back)
+            const next = await Promise.resolve(pending).catch(() => null);
+            if (next) giveBack(next.buffer);
+          }
+          throw err;
+        }
+        if (!more) return;
+        spare = current;
+        current = null;
       }
-      if (!more) {
-        giveBack(chunk.buffer);
-        return;
-      }
-      spare = chunk.buffer;
+    } finally {
+      if (current) giveBack(current);
+      if (spare) giveBack(spare);
     }
   }
 

@@ -340,6 +340,43 @@ describe('the WebAssembly walk', () => {
     expect(retained('{"type":"summary","summary":"s","leafUuid":"l"}')).toBeLessThan(8 << 20);
   });
 
+  it('holds nothing of a 40 MB line but the little its record keeps, read by the scanner or by JSON.parse', () => {
+    const gc = runInNewContext('gc') as () => void;
+    const used = () => {
+      gc();
+      gc();
+      return process.memoryUsage().external + process.memoryUsage().heapUsed;
+    };
+    /** what reading a line leaves held with its record, gone once the record is and the next line read */
+    const retained = (read: () => unknown): number => {
+      let record = read();
+      const holding = used();
+      expect(record).toMatchObject({ kind: 'graph' });
+      record = null;
+      expect(parseLine(readerLine(text('small')), 'f.jsonl', { fsid: 'f', role: 'main' })).toMatchObject({ kind: 'graph' });
+      return holding - used();
+    };
+    const big = 'p'.repeat(40 << 20);
+    const lines = {
+      // its first line is the record's promptLine: a slice of the prompt would hold all of it
+      'a 40 MB prompt': text(`a first line of the prompt\\n${big}`),
+      'a 40 MB prompt sent through Loom': user(
+        `"isMeta":true,"message":{"role":"user","content":"Stop hook feedback:\\n[loom:msg-0123456789abcdef] first line\\n${big}"}`,
+      ),
+      'a 40 MB plan': JSON.stringify(assistant('a1', null, [toolUse('t1', 'ExitPlanMode', { plan: `# The plan, in one line\n${big}` })])),
+    };
+    for (const [name, line] of Object.entries(lines)) {
+      expect(
+        retained(() => parseLine(readerLine(line), 'f.jsonl', { fsid: 'f', role: 'main' })),
+        `${name}, scanned`,
+      ).toBeLessThan(8 << 20);
+      expect(
+        retained(() => readParsedLine(JSON.parse(line), placeFor('main'))),
+        `${name}, parsed whole`,
+      ).toBeLessThan(8 << 20);
+    }
+  });
+
   describe('where it cannot run', () => {
     let dir: string;
     /** a process that parses one line and says what the scanner's problem was */
