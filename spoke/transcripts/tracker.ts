@@ -46,12 +46,15 @@ const CACHE_SAVE_DELAY_MS = 30_000;
 const PREFETCH_FILES = 8;
 const PREFETCH_BYTES = 2 * 1024 * 1024;
 /**
- * Transcript bytes of the newest files the kernel's thread reads alone before the index workers
- * start: the first screen's sessions are among them, and a worker starting beside them (its own
- * heap and code to load, on a core the kernel's thread shares with V8's helpers) put the first
- * screen 0.1–0.3 s later on two cores (docs/performance.md).
+ * The kernel's thread reads the newest files alone before the index workers start, at most this
+ * many bytes of them, and fewer once the first screen's sessions are listed if as many bytes are
+ * left for the workers: a worker starting beside the first screen's files (its own heap and code
+ * to load, on a core the kernel's thread shares with V8's helpers) put the screen 0.1–0.3 s later
+ * on two cores (docs/performance.md), and one started for less than that is hardly worth its start.
  */
 export const INDEX_WORKERS_AFTER_BYTES = 64 * 1024 * 1024;
+/** the sessions of a first screen: the dashboard's list shows about as many */
+const FIRST_SCREEN_SESSIONS = 50;
 /** a session's folder is watched (for a subagents/ to appear) while the session was written in the last day */
 const SESSION_ACTIVE_MS = 24 * 60 * 60 * 1000;
 
@@ -89,7 +92,8 @@ export interface TrackerOptions {
   /** worker threads that index whole projects of the first read (files the cache does not vouch for); 0: none */
   indexWorkers?: number;
   /**
-   * bytes of the newest files the kernel's thread reads alone before the index workers start:
+   * at most the bytes of the newest files the kernel's thread reads alone before the index
+   * workers start, and fewer once the first screen is listed if as many are left:
    * INDEX_WORKERS_AFTER_BYTES unless told (tests: 0, workers on a small tree)
    */
   indexWorkersAfter?: number;
@@ -171,16 +175,23 @@ export class TranscriptTracker {
     const toRead = found.filter((f) => !unchanged.has(f.path));
     try {
       let readAlone = 0;
+      let unread = toRead.reduce((sum, f) => sum + f.size, 0);
+      let listed = 0;
+      // alone until the first screen is listed, if what is left is worth a worker, else up to workersAfter
+      const alone = () => readAlone < workersAfter && (listed < FIRST_SCREEN_SESSIONS || unread < workersAfter);
       let at = 0;
-      for (let turn = 0; at < found.length && readAlone < workersAfter; at++) {
+      for (let turn = 0; at < found.length && alone(); at++) {
         if (this.stopped) return;
         const { path, size } = found[at];
         if (unchanged.has(path)) this.fromCache(size);
         else {
           this.prefetchAfter(toRead, turn++);
           readAlone += size;
+          unread -= size;
           await this.pump(path);
         }
+        const place = this.files.get(path)?.place;
+        if (place?.role === 'main' && this.catalog.isVisible(place.sessionKey)) listed++;
         done();
       }
       if (at < found.length && !this.stopped) await this.indexWithWorkers(found.slice(at), unchanged, done);
