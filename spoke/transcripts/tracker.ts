@@ -175,10 +175,15 @@ export class TranscriptTracker {
     const toRead = found.filter((f) => !unchanged.has(f.path));
     try {
       let readAlone = 0;
-      let unread = toRead.reduce((sum, f) => sum + f.size, 0);
-      let listed = 0;
+      /** bytes a worker could take: files never read (not resumed from the cache, not Loom's copies) */
+      const forWorkers = (path: string) => {
+        const file = this.files.get(path);
+        return !!file && !file.archived && file.tail.state() === null;
+      };
+      let leftForWorkers = toRead.reduce((sum, f) => (forWorkers(f.path) ? sum + f.size : sum), 0);
+      const listed = new Set<string>();
       // alone until the first screen is listed, if what is left is worth a worker, else up to workersAfter
-      const alone = () => readAlone < workersAfter && (listed < FIRST_SCREEN_SESSIONS || unread < workersAfter);
+      const alone = () => readAlone < workersAfter && (listed.size < FIRST_SCREEN_SESSIONS || leftForWorkers < workersAfter);
       let at = 0;
       for (let turn = 0; at < found.length && alone(); at++) {
         if (this.stopped) return;
@@ -187,11 +192,11 @@ export class TranscriptTracker {
         else {
           this.prefetchAfter(toRead, turn++);
           readAlone += size;
-          unread -= size;
+          if (forWorkers(path)) leftForWorkers -= size;
           await this.pump(path);
         }
         const place = this.files.get(path)?.place;
-        if (place?.role === 'main' && this.catalog.isVisible(place.sessionKey)) listed++;
+        if (place?.role === 'main' && this.catalog.isVisible(place.sessionKey)) listed.add(place.sessionKey);
         done();
       }
       if (at < found.length && !this.stopped) await this.indexWithWorkers(found.slice(at), unchanged, done);

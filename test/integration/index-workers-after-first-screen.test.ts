@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalSource } from '../../spoke/source';
-import { writeConversation } from '../helpers/transcript-tree';
+import { transcriptLine, writeConversation } from '../helpers/transcript-tree';
 
 // The kernel's thread reads the newest files alone until 64 MB are read, or sooner once the
 // first screen is listed (50 sessions) if 64 MB are left for the index workers. Here in small:
@@ -11,43 +11,96 @@ import { writeConversation } from '../helpers/transcript-tree';
 // most of it.
 
 const HOST = 'test';
-let root: string;
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
 
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'loom-first-screen-'));
-  const recent = join(root, '-home-dev-recent');
-  const old = join(root, '-home-dev-old');
-  mkdirSync(recent);
-  mkdirSync(old);
-  // in the first index's order (newest first): a file that lists no session (a summary alone),
-  // 52 sessions of one project, 5 of another
-  const files = [join(recent, 'only-a-summary.jsonl')];
-  writeFileSync(files[0], `${JSON.stringify({ type: 'summary', summary: 'A name for nothing here', leafUuid: 'elsewhere' })}\n`);
-  for (let i = 0; i < 52; i++) files.push(writeConversation(join(recent, `recent-${i}.jsonl`), `recent-${i}`, 1));
-  for (let i = 0; i < 5; i++) files.push(writeConversation(join(old, `old-${i}.jsonl`), `old-${i}`, 1, { pad: 100_000 }));
+function tree(): string {
+  const root = mkdtempSync(join(tmpdir(), 'loom-first-screen-'));
+  roots.push(root);
+  return root;
+}
+
+/** newest first, a minute apart */
+function age(files: string[]): void {
   const now = Date.now() / 1000;
   for (const [i, path] of files.entries()) utimesSync(path, now - 3600 - i * 60, now - 3600 - i * 60);
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+}
 
 /** How many files the index workers read when the kernel's thread reads at most `alone` bytes alone. */
-async function filesByWorkers(alone: number): Promise<number> {
-  const s = new LocalSource({ projectsRoot: root, host: HOST, indexWorkers: 1, indexWorkersAfter: alone, waitForIndexWorkers: true, log: () => {} });
+async function filesByWorkers(root: string, alone: number, cacheFile?: string): Promise<number> {
+  const s = new LocalSource({ projectsRoot: root, host: HOST, indexWorkers: 1, indexWorkersAfter: alone, waitForIndexWorkers: true, cacheFile, log: () => {} });
   try {
     await s.start();
-    expect(s.kernel().indexing.filesDone).toBe(58);
-    expect(s.kernel().sessionCount).toBe(57);
     return s.kernel().indexing.filesByWorkers;
   } finally {
     await s.stop();
   }
 }
 
-it('hands the index workers every file after the 50 newest sessions listed, the file that lists none not counted', async () => {
-  // 1 + 50 files read alone (under 100 KB); the last 2 of the recent project and the 5 old ones (500 KB) by the worker
-  expect(await filesByWorkers(200_000)).toBe(7);
+describe('the first index with a worker', () => {
+  let root: string;
+  beforeAll(() => {
+    root = tree();
+    const recent = join(root, '-home-dev-recent');
+    const old = join(root, '-home-dev-old');
+    mkdirSync(recent);
+    mkdirSync(old);
+    // newest first: a file that lists no session (a summary alone), 52 sessions of one project,
+    // 5 of another, the most of the tree
+    const files = [join(recent, 'only-a-summary.jsonl')];
+    writeFileSync(files[0], `${JSON.stringify({ type: 'summary', summary: 'A name for nothing here', leafUuid: 'elsewhere' })}\n`);
+    for (let i = 0; i < 52; i++) files.push(writeConversation(join(recent, `recent-${i}.jsonl`), `recent-${i}`, 1));
+    for (let i = 0; i < 5; i++) files.push(writeConversation(join(old, `old-${i}.jsonl`), `old-${i}`, 1, { pad: 100_000 }));
+    age(files);
+  });
+
+  it('hands the index workers every file after the 50 newest sessions listed, the file that lists none not counted', async () => {
+    // 1 + 50 files read alone (under 100 KB); the last 2 of the recent project and the 5 old ones (500 KB) by the worker
+    expect(await filesByWorkers(root, 200_000)).toBe(7);
+  });
+
+  it('reads on alone past the first screen when less is left than it would read alone', async () => {
+    expect(await filesByWorkers(root, 1_000_000)).toBe(0);
+  });
 });
 
-it('reads on alone past the first screen when less is left than it would read alone', async () => {
-  expect(await filesByWorkers(1_000_000)).toBe(0);
+it('counts a session with files in two projects once toward the first screen', async () => {
+  const root = tree();
+  const [recent, copy, old] = ['-home-dev-recent', '-home-dev-copy', '-home-dev-old'].map((p) => join(root, p));
+  for (const dir of [recent, copy, old]) mkdirSync(dir);
+  // newest first: 49 sessions, a copy of the first of them in another project (the same session
+  // key), the 50th session, then 500 KB the workers are for
+  const files: string[] = [];
+  for (let i = 0; i < 49; i++) files.push(writeConversation(join(recent, `recent-${i}.jsonl`), `recent-${i}`, 1));
+  files.push(writeConversation(join(copy, 'recent-0.jsonl'), 'recent-0', 1));
+  files.push(writeConversation(join(recent, 'recent-49.jsonl'), 'recent-49', 1));
+  for (let i = 0; i < 5; i++) files.push(writeConversation(join(old, `old-${i}.jsonl`), `old-${i}`, 1, { pad: 100_000 }));
+  age(files);
+  // 50 sessions are listed only once recent-49 is read: the workers take the 5 old files alone
+  expect(await filesByWorkers(root, 200_000)).toBe(5);
+});
+
+it('counts as left for the workers only the files they could take, not those read on from the index cache', async () => {
+  const root = tree();
+  const cacheFile = join(tree(), 'index-cache');
+  const [recent, fresh, old] = ['-home-dev-recent', '-home-dev-fresh', '-home-dev-old'].map((p) => join(root, p));
+  for (const dir of [recent, fresh, old]) mkdirSync(dir);
+  const files: string[] = [];
+  for (let i = 0; i < 52; i++) files.push(writeConversation(join(recent, `recent-${i}.jsonl`), `recent-${i}`, 1));
+  const olds: string[] = [];
+  for (let i = 0; i < 5; i++) olds.push(writeConversation(join(old, `old-${i}.jsonl`), `old-${i}`, 1, { pad: 100_000 }));
+  age([...files, ...olds]);
+  // the first run leaves every file in the cache
+  const first = new LocalSource({ projectsRoot: root, host: HOST, indexWorkers: 0, cacheFile, log: () => {} });
+  await first.start();
+  await first.stop();
+  // since: two small sessions in a new project, and a line more in each old file, read on from
+  // its cached offset (a project the workers never take)
+  const added = [0, 1].map((i) => writeConversation(join(fresh, `fresh-${i}.jsonl`), `fresh-${i}`, 1));
+  for (const [i, path] of olds.entries()) appendFileSync(path, transcriptLine(`old-${i}`, `old-${i}-u9`, `old-${i}-a0`, 'user', 'more'));
+  age([...files, ...added, ...olds]);
+  // left for the workers: two files of a few hundred bytes, far under 200 KB: read alone
+  expect(await filesByWorkers(root, 200_000, cacheFile)).toBe(0);
 });
