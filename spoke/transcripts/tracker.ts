@@ -182,10 +182,14 @@ export class TranscriptTracker {
       };
       let leftForWorkers = toRead.reduce((sum, f) => (forWorkers(f.path) ? sum + f.size : sum), 0);
       const listed = new Set<string>();
-      // alone until the first screen is listed, if what is left is worth a worker, else up to workersAfter
-      const alone = () => readAlone < workersAfter && (listed.size < FIRST_SCREEN_SESSIONS || leftForWorkers < workersAfter);
+      /** as new as the file before it: past the 50th session, which of such files is newer no one can tell */
+      const tiedWithLast = (i: number) => i > 0 && found[i].mtimeMs > 0 && found[i].mtimeMs === found[i - 1].mtimeMs;
+      // alone until the first screen is listed (and every file as new as its last), if what is
+      // left is worth a worker, else up to workersAfter
+      const alone = (i: number) =>
+        readAlone < workersAfter && (listed.size < FIRST_SCREEN_SESSIONS || leftForWorkers < workersAfter || tiedWithLast(i));
       let at = 0;
-      for (let turn = 0; at < found.length && alone(); at++) {
+      for (let turn = 0; at < found.length && alone(at); at++) {
         if (this.stopped) return;
         const { path, size } = found[at];
         if (unchanged.has(path)) this.fromCache(size);

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,8 @@ import { LocalSource } from '../../spoke/source';
 import { transcriptLine, writeConversation } from '../helpers/transcript-tree';
 
 // The kernel's thread reads the newest files alone until 64 MB are read, or sooner once the
-// first screen is listed (50 sessions) if 64 MB are left for the index workers. Here in small:
+// first screen is listed (50 sessions, and any file as new as its last) if 64 MB are left for the
+// index workers. Here in small:
 // the 64 MB are `indexWorkersAfter`, the tree a few hundred kilobytes, the oldest project the
 // most of it.
 
@@ -64,6 +65,21 @@ describe('the first index with a worker', () => {
   it('reads on alone past the first screen when less is left than it would read alone', async () => {
     expect(await filesByWorkers(root, 1_000_000)).toBe(0);
   });
+});
+
+it('reads on alone through every file as new as the first screen\'s last, since which of them is newer no one can tell', async () => {
+  const root = tree();
+  const [recent, old] = ['-home-dev-recent', '-home-dev-old'].map((p) => join(root, p));
+  for (const dir of [recent, old]) mkdirSync(dir);
+  const files: string[] = [];
+  for (let i = 0; i < 52; i++) files.push(writeConversation(join(recent, `recent-${i}.jsonl`), `recent-${i}`, 1));
+  for (let i = 0; i < 5; i++) files.push(writeConversation(join(old, `old-${i}.jsonl`), `old-${i}`, 1, { pad: 100_000 }));
+  age(files);
+  // the 50th session and the two after it written in the same instant (a filesystem's clock
+  // ticks in milliseconds or coarser): any of the three is one of the 50 newest
+  const { mtime } = statSync(files[49]);
+  for (const path of files.slice(50, 52)) utimesSync(path, mtime, mtime);
+  expect(await filesByWorkers(root, 200_000)).toBe(5);
 });
 
 it('counts a session with files in two projects once toward the first screen', async () => {
