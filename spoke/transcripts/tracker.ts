@@ -186,8 +186,7 @@ export class TranscriptTracker {
       const tiedWithLast = (i: number) => i > 0 && found[i].mtimeMs > 0 && found[i].mtimeMs === found[i - 1].mtimeMs;
       // alone until the first screen is listed (and every file as new as its last), if what is
       // left is worth a worker, else up to workersAfter
-      const alone = (i: number) =>
-        readAlone < workersAfter && (listed.size < FIRST_SCREEN_SESSIONS || leftForWorkers < workersAfter || tiedWithLast(i));
+      const alone = (i: number) => readAlone < workersAfter && (listed.size < FIRST_SCREEN_SESSIONS || leftForWorkers < workersAfter || tiedWithLast(i));
       let at = 0;
       for (let turn = 0; at < found.length && alone(at); at++) {
         if (this.stopped) return;

@@ -67,7 +67,7 @@ describe('the first index with a worker', () => {
   });
 });
 
-it('reads on alone through every file as new as the first screen\'s last, since which of them is newer no one can tell', async () => {
+it('reads on alone through every file as new as the first screen’s last, since which of them is newer no one can tell', async () => {
   const root = tree();
   const [recent, old] = ['-home-dev-recent', '-home-dev-old'].map((p) => join(root, p));
   for (const dir of [recent, old]) mkdirSync(dir);
