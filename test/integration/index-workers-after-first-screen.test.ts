@@ -29,12 +29,16 @@ function age(files: string[]): void {
   for (const [i, path] of files.entries()) utimesSync(path, now - 3600 - i * 60, now - 3600 - i * 60);
 }
 
-/** How many files the index workers read when the kernel's thread reads at most `alone` bytes alone. */
-async function filesByWorkers(root: string, alone: number, cacheFile?: string): Promise<number> {
+/**
+ * The first index when the kernel's thread reads at most `alone` bytes alone: how many files the
+ * index workers read, how many were indexed in all, and how many sessions they hold.
+ */
+async function firstIndex(root: string, alone: number, cacheFile?: string): Promise<{ byWorkers: number; files: number; sessions: number }> {
   const s = new LocalSource({ projectsRoot: root, host: HOST, indexWorkers: 1, indexWorkersAfter: alone, waitForIndexWorkers: true, cacheFile, log: () => {} });
   try {
     await s.start();
-    return s.kernel().indexing.filesByWorkers;
+    const { indexing, sessionCount } = s.kernel();
+    return { byWorkers: indexing.filesByWorkers, files: indexing.filesDone, sessions: sessionCount };
   } finally {
     await s.stop();
   }
@@ -59,11 +63,11 @@ describe('the first index with a worker', () => {
 
   it('hands the index workers every file after the 50 newest sessions listed, the file that lists none not counted', async () => {
     // 1 + 50 files read alone (under 100 KB); the last 2 of the recent project and the 5 old ones (500 KB) by the worker
-    expect(await filesByWorkers(root, 200_000)).toBe(7);
+    expect(await firstIndex(root, 200_000)).toEqual({ byWorkers: 7, files: 58, sessions: 57 });
   });
 
   it('reads on alone past the first screen when less is left than it would read alone', async () => {
-    expect(await filesByWorkers(root, 1_000_000)).toBe(0);
+    expect(await firstIndex(root, 1_000_000)).toEqual({ byWorkers: 0, files: 58, sessions: 57 });
   });
 });
 
@@ -79,7 +83,7 @@ it('reads on alone through every file as new as the first screen’s last, since
   // ticks in milliseconds or coarser): any of the three is one of the 50 newest
   const { mtime } = statSync(files[49]);
   for (const path of files.slice(50, 52)) utimesSync(path, mtime, mtime);
-  expect(await filesByWorkers(root, 200_000)).toBe(5);
+  expect(await firstIndex(root, 200_000)).toEqual({ byWorkers: 5, files: 57, sessions: 57 });
 });
 
 it('counts a session with files in two projects once toward the first screen', async () => {
@@ -95,7 +99,7 @@ it('counts a session with files in two projects once toward the first screen', a
   for (let i = 0; i < 5; i++) files.push(writeConversation(join(old, `old-${i}.jsonl`), `old-${i}`, 1, { pad: 100_000 }));
   age(files);
   // 50 sessions are listed only once recent-49 is read: the workers take the 5 old files alone
-  expect(await filesByWorkers(root, 200_000)).toBe(5);
+  expect(await firstIndex(root, 200_000)).toEqual({ byWorkers: 5, files: 56, sessions: 55 });
 });
 
 it('counts as left for the workers only the files they could take, not those read on from the index cache', async () => {
@@ -118,5 +122,5 @@ it('counts as left for the workers only the files they could take, not those rea
   for (const [i, path] of olds.entries()) appendFileSync(path, transcriptLine(`old-${i}`, `old-${i}-u9`, `old-${i}-a0`, 'user', 'more'));
   age([...files, ...added, ...olds]);
   // left for the workers: two files of a few hundred bytes, far under 200 KB: read alone
-  expect(await filesByWorkers(root, 200_000, cacheFile)).toBe(0);
+  expect(await firstIndex(root, 200_000, cacheFile)).toEqual({ byWorkers: 0, files: 59, sessions: 59 });
 });
