@@ -43,6 +43,8 @@ interface ParseRun {
 /** What cold-index.ts prints: one index of the corpus, cold or from a cache, timed from the process's start. */
 interface IndexRun {
   ms: number;
+  /** CPU time of all the process's threads (user + system) to the same moment */
+  cpuMs: number;
   importsMs: number;
   bytes: number;
   files: number;
@@ -101,7 +103,7 @@ async function measureRun(
   root: string,
   candidates: string,
   hasWorkers: boolean,
-): Promise<{ row: string; bytes: number; files: number; importsMs: number }> {
+): Promise<{ row: string; bytes: number; files: number; importsMs: number; cpu: string }> {
   warmPageCache(root);
   const load = f(loadavg()[0], 2);
   // the baseline before and after the cold indexes, each ratio against their mean: this
@@ -134,7 +136,8 @@ async function measureRun(
     `${seconds(warm.ms)} (${seconds(warm.ms - warm.importsMs)} after imports), ${warm.fromCache}/${warm.files} from cache`,
     `${f(p50, 1)} / ${f(p99, 1)}${p50 > 10 || p99 > 50 ? ' (over 10 / 50)' : ''}`,
   ];
-  return { row: `| ${cells.join(' | ')} |`, bytes: cold.bytes, files: cold.files, importsMs: cold.importsMs };
+  const cpu = [cold, ...byWorkerCount].map((r) => (r === null ? 'n/a' : seconds(r.cpuMs))).join(' / ');
+  return { row: `| ${cells.join(' | ')} |`, bytes: cold.bytes, files: cold.files, importsMs: cold.importsMs, cpu };
 }
 
 // `loom` compiles itself when its sources changed: done here, so that no row's first screen pays for it
@@ -148,11 +151,13 @@ for (const corpus of corpora) {
   console.log(`\n${name}: ${root}\nat the start: ${machine()}`);
   const rows: string[] = [];
   const imports: string[] = [];
+  const cpus: string[] = [];
   let size = '';
   for (let run = 1; run <= runs; run++) {
     const measured = await measureRun(run, root, candidates, hasWorkers);
     rows.push(measured.row);
     imports.push(seconds(measured.importsMs));
+    cpus.push(measured.cpu);
     size = `${f(measured.bytes / 1024 / 1024)} MB in ${measured.files} files`;
     console.log(measured.row);
   }
@@ -164,4 +169,6 @@ for (const corpus of corpora) {
   console.log(`|---|---:|---:|${workerCounts.map(() => '---:|').join('')}---:|---|---|---|`);
   for (const row of rows) console.log(row);
   console.log(`\nOf each default cold index, the time before indexing began (node and the bundle's imports): ${imports.join(', ')}.`);
+  // on few cores the default's wall time follows its CPU time (docs/performance.md, "What the second core already carries")
+  console.log(`Of each cold index, the CPU time of all its threads, default / ${workerCounts.map(workersLabel).join(' / ')}: ${cpus.join('; ')}.`);
 }
