@@ -53,7 +53,7 @@ import { VERSION } from './version';
 
 type ChangeKind = SessionChange['kind'];
 
-export interface LocalSourceOptions extends Pick<TrackerOptions, 'indexWorkersAfter' | 'waitForIndexWorkers'> {
+export interface LocalSourceOptions extends Pick<TrackerOptions, 'indexWorkersAfter' | 'indexPortionBytes' | 'waitForIndexWorkers'> {
   projectsRoot: string;
   /** where to keep the index cache that makes restarts fast; none when absent */
   cacheFile?: string;
@@ -127,6 +127,7 @@ export class LocalSource implements Source {
       log: this.log,
       indexWorkers: options.indexWorkers ?? defaultIndexWorkers(),
       indexWorkersAfter: options.indexWorkersAfter,
+      indexPortionBytes: options.indexPortionBytes,
       waitForIndexWorkers: options.waitForIndexWorkers,
     });
     this.searchIndex = options.searchFile ? this.openSearchIndex(options.searchFile) : null;

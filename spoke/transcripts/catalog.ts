@@ -5,6 +5,7 @@ import type { TranscriptPlace } from './paths';
 import { type GraphRecord, type OtherRecord, parseLine, type TranscriptRecord } from './record';
 import { TranscriptSession } from './session';
 import { type CachedSession, decodeSession, encodeSession } from './session-codec';
+import { pathHashes } from './summary-reach';
 import type { Line } from './tail';
 
 // Every session on this machine, fed line by line from the files that hold them. Knows how
@@ -45,6 +46,11 @@ export class SessionCatalog {
   private lastUsed: string | null = null;
   /** where sleeping sessions' usage rows are kept (beside the index cache); in memory without one */
   private blobs: BlobStore | null = null;
+  /** projects whose sessions keep their paths' atoms, hashed, as they fall asleep (`keepPathsOf`) */
+  private pathsKept: Set<string> | null = null;
+  private readonly asleepPaths = new Map<string, Uint32Array>();
+  /** per file of those projects: the leaves of the summaries read in it */
+  private readonly summaryLeaves = new Map<string, string[]>();
 
   constructor(
     readonly host: string,
@@ -52,6 +58,35 @@ export class SessionCatalog {
     /** the session key of a Claude Code session id: its `loom run` session, else itself */
     readonly keyOf: (sessionId: string) => string = (id) => id,
   ) {}
+
+  /**
+   * From now on, sessions of these projects keep their paths' atoms, hashed, as they fall asleep,
+   * for `pathOf`, and the summaries read in their files are noted by file, for `summaryLeavesIn`
+   * (summary-reach.ts); null forgets all of it.
+   */
+  keepPathsOf(projects: Set<string> | null): void {
+    this.pathsKept = projects;
+    if (projects) return;
+    this.asleepPaths.clear();
+    this.summaryLeaves.clear();
+  }
+
+  /** The leaves of the summaries read in a file of a project whose paths are kept (`keepPathsOf`). */
+  summaryLeavesIn(path: string): string[] {
+    return this.summaryLeaves.get(path) ?? [];
+  }
+
+  /** A session's path's atoms, hashed: as it fell asleep, or now when awake; undefined when asleep with none kept. */
+  pathOf(key: string): Uint32Array | undefined {
+    const session = this.sessions.get(key);
+    if (!session) return undefined;
+    return session.sleeping ? this.asleepPaths.get(key) : pathHashes(session.activePath());
+  }
+
+  /** What `pathOf` answers for a session taken in asleep (an index worker kept it). */
+  keepPath(key: string, path: Uint32Array): void {
+    if (this.pathsKept) this.asleepPaths.set(key, path);
+  }
 
   /** Keeps sleeping sessions' usage rows in this store from now on (their goals go there when the cache is saved). */
   keepBlobsIn(store: BlobStore): void {
@@ -102,6 +137,11 @@ export class SessionCatalog {
       this.summaries.set(place.project, project);
       this.summaryVersion++;
       this.named(place.project, record.leafUuid, record.text);
+      if (this.pathsKept?.has(place.project)) {
+        const leaves = this.summaryLeaves.get(path);
+        if (leaves) leaves.push(record.leafUuid);
+        else this.summaryLeaves.set(path, [record.leafUuid]);
+      }
       return;
     }
     if (record.kind === 'graph' && place.role === 'subagent' && !place.parentKey && !session.parentKey && record.sessionId) {
@@ -237,6 +277,7 @@ export class SessionCatalog {
       const session = this.sessions.get(key);
       if (!session || this.inWake.has(session) || this.pins.has(key) || keep.includes(session)) continue;
       if ([...session.files.keys()].some(isBeingRead)) continue;
+      if (this.pathsKept?.has(session.project)) this.asleepPaths.set(key, pathHashes(session.activePath()));
       session.sleep(this.nameOf(session));
       this.rememberLeaf(session);
       if (this.blobs) {

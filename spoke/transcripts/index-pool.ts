@@ -30,7 +30,7 @@ const INDEX_WORKER_YOUNG_MB = 32;
  * kernel thread's to claim, and the two end together only as closely as the last one it holds.
  */
 const BYTES_PER_WORKER = 16 << 20;
-const wantsMore = (slot: Slot): boolean => slot.given.reduce((bytes, job) => bytes + job.bytes, 0) < BYTES_PER_WORKER;
+const bytesOf = (jobs: ProjectJob[]): number => jobs.reduce((bytes, job) => bytes + job.bytes, 0);
 
 /** Why a worker did not index a project. */
 export interface IndexFailure {
@@ -163,12 +163,23 @@ export class IndexPool {
     for (const waiting of this.queue.splice(0)) waiting.finish({ failure: { message: 'no index worker is running', died: true } });
   }
 
+  /**
+   * Whether a worker is given another portion now: one with none always is; else while it holds
+   * less than BYTES_PER_WORKER and less than its share of what is left in the queue (the kernel's
+   * thread being one more), so that near the end it holds no more than the kernel's thread has
+   * left to read, and the two end together.
+   */
+  private wantsMore(slot: Slot): boolean {
+    const held = bytesOf(slot.given);
+    return held === 0 || held < Math.min(BYTES_PER_WORKER, bytesOf(this.queue) / (this.slots.size + 1));
+  }
+
   private dispatch(): void {
     // a project at a time to each worker that wants one, round after round: each has one before any has more
     for (let given = true; given; ) {
       given = false;
       for (const slot of this.slots) {
-        if (!slot.ready || !wantsMore(slot)) continue;
+        if (!slot.ready || !this.wantsMore(slot)) continue;
         const next = this.queue.pop();
         if (!next) return;
         slot.given.push(next);

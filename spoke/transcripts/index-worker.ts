@@ -21,7 +21,7 @@ async function drain(): Promise<void> {
   for (let next = queue.shift(); next; next = queue.shift()) {
     try {
       const project = await indexProject(next.work);
-      send({ kind: 'indexed', job: next.job, project }, [project.blobs.buffer as ArrayBuffer]);
+      send({ kind: 'indexed', job: next.job, project }, [project.blobs.buffer as ArrayBuffer, ...project.paths.map(([, path]) => path.buffer as ArrayBuffer)]);
     } catch (err) {
       send({ kind: 'failed', job: next.job, message: (err as Error).message });
     }

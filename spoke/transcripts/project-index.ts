@@ -30,6 +30,8 @@ export interface ProjectWork {
   summaries: [string, string][];
   /** the kernel catalog's: sessions fall asleep here when they would there */
   awakeLimit: number;
+  /** one portion of a project cut in several (index-portions.ts): its sessions' paths are handed back hashed (summary-reach.ts) */
+  cut: boolean;
 }
 
 export interface IndexedProject {
@@ -41,6 +43,8 @@ export interface IndexedProject {
   blobs: Uint8Array;
   /** the Claude Code session ids whose session key was asked (taken as their own: the kernel's thread checks they still are) */
   asked: string[];
+  /** of a cut project's portion: each session's path's atoms, hashed (summary-reach.ts); else none */
+  paths: [string, Uint32Array][];
 }
 
 export async function indexProject(work: ProjectWork): Promise<IndexedProject> {
@@ -51,6 +55,7 @@ export async function indexProject(work: ProjectWork): Promise<IndexedProject> {
   });
   const blobs = new BlobBuffer();
   catalog.adopt([], { [work.project]: work.summaries }, blobs);
+  if (work.cut) catalog.keepPathsOf(new Set([work.project]));
   const files: IndexedProject['files'] = [];
   for (const { path, place } of work.files) {
     const tail = new FileTail(path);
@@ -75,8 +80,15 @@ export async function indexProject(work: ProjectWork): Promise<IndexedProject> {
     if (state) files.push({ path, ...state });
   }
   const { sessions, summaries } = catalog.handOver(blobs);
+  const paths: [string, Uint32Array][] = [];
+  if (work.cut) {
+    for (const { key } of sessions) {
+      const path = catalog.pathOf(key);
+      if (path) paths.push([key, path]);
+    }
+  }
   // only what was read here: the seed set again would undo what the kernel's thread read since
   const seed = new Map(work.summaries);
   for (const [project, pairs] of Object.entries(summaries)) summaries[project] = pairs.filter(([leaf, text]) => seed.get(leaf) !== text);
-  return { files, sessions, summaries, blobs: blobs.take(), asked: [...asked] };
+  return { files, sessions, summaries, blobs: blobs.take(), asked: [...asked], paths };
 }

@@ -9,11 +9,13 @@ import { ArchivedTail } from './archived-tail';
 import type { FileIngest, SessionCatalog } from './catalog';
 import { blobFileOf, loadIndexCache, saveIndexCache } from './index-cache';
 import { IndexPool, type JobOutcome, type ProjectJob } from './index-pool';
+import { cutProjects, type Portion, portionsOf } from './index-portions';
 import { LINE_SCANNER_PROBLEM } from './line-scanner-memory';
 import { dirWatchOf, placeOf, sessionFolderOf, type TranscriptPlace } from './paths';
 import type { IndexedProject } from './project-index';
 import type { TranscriptSession } from './session';
 import { moveBlobs } from './session-codec';
+import { namedAcrossPortions, type PortionReach } from './summary-reach';
 import { FileTail, type Line } from './tail';
 import { realRoot, refusedLink } from './tree-links';
 import { TreeWatcher } from './tree-watcher';
@@ -30,9 +32,9 @@ import { TreeWatcher } from './tree-watcher';
 // were read to and their sessions come back asleep; any file that grew wakes its sessions
 // (read again up to that offset) before its new lines are read.
 //
-// With index workers, once the newest files are read, projects not yet begun (or what is left
-// of one) are indexed whole on other threads (project-index.ts), and the kernel's thread takes in
-// what each made of them as a restart takes in the cache.
+// With index workers, once the newest files are read, the rest is cut into portions of a few MB
+// of one project's files each (index-portions.ts), indexed on other threads (project-index.ts),
+// and the kernel's thread takes in what each made of them as a restart takes in the cache.
 //
 // With an archive, every file is copied as it is read (after the first index, in a pass of its
 // own), and a file Claude Code deletes is followed on in Loom's copy: its sessions stay.
@@ -97,6 +99,8 @@ export interface TrackerOptions {
    * INDEX_WORKERS_AFTER_BYTES unless told (tests: 0, workers on a small tree)
    */
   indexWorkersAfter?: number;
+  /** the bytes of a portion the index workers and the kernel's thread share out: PORTION_BYTES unless told (tests: 1, a session each) */
+  indexPortionBytes?: number;
   /** once the index workers start, the kernel's thread waits for them rather than read any file itself (tests: every file read by a worker) */
   waitForIndexWorkers?: boolean;
 }
@@ -222,58 +226,99 @@ export class TranscriptTracker {
   }
 
   /**
-   * The rest of the first index, project by project, with the index workers: each project whose
-   * files left are all unread is shared with them (project-index.ts); the kernel's thread goes
-   * through the projects in order, reading those no worker has begun (and the others), while the
-   * workers take them from the last. What a worker made of a project is taken in as it comes.
+   * The rest of the first index, portion by portion (a few MB of one project's files, sessions
+   * whole: index-portions.ts), with the index workers: each portion whose files are all unread is
+   * shared with them (project-index.ts); the kernel's thread goes through the portions in order,
+   * reading those no worker has begun (and the others), while the workers take them from the last.
+   * What a worker made of a portion is taken in as it comes.
    */
   private async indexWithWorkers(rest: FoundFile[], unchanged: Set<string>, done: () => void): Promise<void> {
-    const projects = new Map<string, FoundFile[]>();
-    for (const file of rest) {
-      const project = this.files.get(file.path)?.place.project ?? '';
-      const files = projects.get(project);
-      if (files) files.push(file);
-      else projects.set(project, [file]);
-    }
-    const shared = this.share(projects, unchanged, done);
-    const taken: Promise<void>[] = [];
-    for (const [project, files] of projects) {
-      const share = shared.get(project);
-      if (share && (this.options.waitForIndexWorkers || !this.pool!.claim(share.job))) {
-        taken.push(share.taken);
-        continue;
+    const portions = portionsOf(rest, (path) => this.files.get(path)?.place, this.options.indexPortionBytes);
+    const cut = cutProjects(portions);
+    if (cut.size > 0) this.catalog.keepPathsOf(cut);
+    try {
+      /** the leaves of the summaries a worker read in each portion taken in from it */
+      const readByWorkers = new Map<Portion<FoundFile>, string[]>();
+      const shared = this.share(portions, unchanged, done, cut, readByWorkers);
+      const taken: Promise<void>[] = [];
+      for (const portion of portions) {
+        const share = shared.get(portion);
+        if (share && (this.options.waitForIndexWorkers || !this.pool!.claim(share.job))) {
+          taken.push(share.taken);
+          continue;
+        }
+        share?.release();
+        for (const { path, size } of portion.files) {
+          if (this.stopped) return;
+          if (unchanged.has(path)) this.fromCache(size);
+          else await this.pump(path, true);
+          done();
+          // read without waiting on the event loop: it turns now, for what the workers posted meanwhile
+          await new Promise(setImmediate);
+        }
       }
-      share?.release();
-      for (const { path, size } of files) {
-        if (this.stopped) return;
-        if (unchanged.has(path)) this.fromCache(size);
-        else await this.pump(path, true);
-        done();
-        // read without waiting on the event loop: it turns now, for what the workers posted meanwhile
-        await new Promise(setImmediate);
+      await Promise.all(taken);
+      for (const project of cut) {
+        const ofProject = portions.filter((p) => p.project === project);
+        await this.wakeNamedAcrossPortions(ofProject, readByWorkers);
       }
+    } finally {
+      this.catalog.keepPathsOf(null);
     }
-    await Promise.all(taken);
   }
 
   /**
-   * Shares with index workers every project whose files left are all unread: none when there are
-   * no such projects. Until a project is taken in (or claimed back), its files are held: a signal
-   * for one reads it once the project is in.
+   * Wakes each session asleep in a cut project whose path holds the leaf of a summary read in an
+   * earlier portion of it (summary-reach.ts): it falls asleep again named as one catalog reading
+   * the project in order would have named it.
    */
-  private share(projects: Map<string, FoundFile[]>, unchanged: Set<string>, done: () => void): Map<string, SharedProject> {
-    const shared = new Map<string, SharedProject>();
-    const eligible: [string, TrackedFile[], number][] = [];
-    const partial = this.keysNotWhole(projects);
-    for (const [project, found] of projects) {
+  private async wakeNamedAcrossPortions(portions: Portion<FoundFile>[], readByWorkers: Map<Portion<FoundFile>, string[]>): Promise<void> {
+    const reach = portions.map((portion): PortionReach => {
+      const asleep: PortionReach['asleep'] = new Map();
+      for (const { path } of portion.files) {
+        const key = this.files.get(path)?.place.sessionKey;
+        const session = key === undefined ? undefined : this.catalog.get(key);
+        // a title outranks every summary
+        if (!session?.sleeping || session.customTitle !== null || session.aiTitle !== null) continue;
+        const hashes = this.catalog.pathOf(session.key);
+        if (hashes) asleep.set(session.key, { path: hashes, leaf: session.sleeping.leaf });
+      }
+      const leaves = readByWorkers.get(portion) ?? portion.files.flatMap(({ path }) => this.catalog.summaryLeavesIn(path));
+      return { asleep, leaves };
+    });
+    for (const key of namedAcrossPortions(reach)) {
+      if (this.stopped) return;
+      await this.wake(key);
+      this.catalog.trim([], true);
+    }
+  }
+
+  /**
+   * Shares with index workers every portion whose files are all unread: none when there are no
+   * such portions. Until a portion is taken in (or claimed back), its files are held: a signal for
+   * one reads it once the portion is in.
+   */
+  private share(
+    portions: Portion<FoundFile>[],
+    unchanged: Set<string>,
+    done: () => void,
+    cut: Set<string>,
+    readByWorkers: Map<Portion<FoundFile>, string[]>,
+  ): Map<Portion<FoundFile>, SharedPortion> {
+    const shared = new Map<Portion<FoundFile>, SharedPortion>();
+    const eligible: [Portion<FoundFile>, TrackedFile[]][] = [];
+    const partial = this.keysNotWhole(portions);
+    for (const portion of portions) {
+      const found = portion.files;
       const files = found.map(({ path }) => this.files.get(path));
       const unread = (f: TrackedFile | undefined, i: number): f is TrackedFile =>
         !!f && !unchanged.has(found[i].path) && !f.archived && f.reading === null && f.tail.state() === null && !partial.has(f.place.sessionKey);
-      if (files.every(unread)) eligible.push([project, files, found.reduce((sum, f) => sum + f.size, 0)]);
+      if (files.every(unread)) eligible.push([portion, files]);
     }
     if (eligible.length === 0) return shared;
     this.pool = new IndexPool(Math.min(this.progress.workers, eligible.length), this.options.log);
-    for (const [project, files, bytes] of eligible) {
+    for (const [portion, files] of eligible) {
+      const { project, bytes } = portion;
       // opened ahead of its turn before the workers started: a worker reads it now, and the size
       // it was opened at would make the file look cut short if it grew meanwhile
       for (const file of files) file.tail.dropPrefetch();
@@ -282,31 +327,32 @@ export class TranscriptTracker {
         files: files.map(({ path, place }) => ({ path, place })),
         summaries: this.catalog.summariesOf(project),
         awakeLimit: this.catalog.awakeLimit,
+        cut: cut.has(project),
       };
       const job = this.pool.share(work, bytes);
       const release = this.hold(files);
       const taken = job.outcome
-        .then((outcome) => (job.claimed ? undefined : this.takeProject(outcome, files, release, done)))
+        .then((outcome) => (job.claimed ? undefined : this.takeProject(outcome, files, release, done, (leaves) => readByWorkers.set(portion, leaves))))
         .catch((err) => this.options.log(`could not take in what an index worker read of ${project}: ${(err as Error).message}`));
-      shared.set(project, { job, taken, release });
+      shared.set(portion, { job, taken, release });
     }
     return shared;
   }
 
   /**
-   * Session keys a worker's catalog would hold only part of, whose projects stay the kernel
+   * Session keys a worker's catalog would hold only part of, whose portions stay the kernel
    * thread's: a session already in the catalog (a file of it read, a `loom run` session's other
-   * file), or one with files in two projects (a copied or moved transcript).
+   * file), or one with files in two portions (a copied or moved transcript, in two projects).
    */
-  private keysNotWhole(projects: Map<string, FoundFile[]>): Set<string> {
-    const projectOf = new Map<string, string>();
+  private keysNotWhole(portions: Portion<FoundFile>[]): Set<string> {
+    const portionOf = new Map<string, Portion<FoundFile>>();
     const partial = new Set<string>();
-    for (const [project, found] of projects) {
-      for (const { path } of found) {
+    for (const portion of portions) {
+      for (const { path } of portion.files) {
         const key = this.files.get(path)?.place.sessionKey;
         if (key === undefined) continue;
-        if (this.catalog.get(key) || (projectOf.get(key) ?? project) !== project) partial.add(key);
-        projectOf.set(key, project);
+        if (this.catalog.get(key) || (portionOf.get(key) ?? portion) !== portion) partial.add(key);
+        portionOf.set(key, portion);
       }
     }
     return partial;
@@ -338,12 +384,20 @@ export class TranscriptTracker {
    * unread here, at the same place, and every session key it asked for still the session's own);
    * else the kernel's thread reads the project's files itself, in order.
    */
-  private async takeProject(outcome: JobOutcome, files: TrackedFile[], release: () => void, done: () => void): Promise<void> {
+  private async takeProject(
+    outcome: JobOutcome,
+    files: TrackedFile[],
+    release: () => void,
+    done: () => void,
+    /** told the leaves of the summaries the worker read, once what it made is taken in */
+    readSummaries: (leaves: string[]) => void,
+  ): Promise<void> {
     let taken = false;
     try {
       if (this.stopped) return;
       const indexed = outcome.indexed;
       taken = !!indexed && this.stillStands(indexed, files) && this.adopt(indexed, files, done);
+      if (taken) readSummaries(Object.values(indexed!.summaries).flatMap((pairs) => pairs.map(([leaf]) => leaf)));
     } finally {
       release();
     }
@@ -367,6 +421,7 @@ export class TranscriptTracker {
       return false;
     }
     this.catalog.adopt(indexed.sessions, indexed.summaries, store);
+    for (const [key, path] of indexed.paths) this.catalog.keepPath(key, path);
     const states = new Map(indexed.files.map((state) => [state.path, state]));
     for (const file of files) {
       const state = states.get(file.path);
@@ -809,8 +864,8 @@ function rebased(indexed: IndexedProject, store: BlobStore): BlobStore {
 
 const samePlace = (a: TranscriptPlace | null, b: TranscriptPlace): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-/** A project indexed by a worker (or claimed back by the kernel's thread), its files held until then. */
-interface SharedProject {
+/** A portion indexed by a worker (or claimed back by the kernel's thread), its files held until then. */
+interface SharedPortion {
   job: ProjectJob;
   /** resolves once what the worker made of it is taken in (or read here instead) */
   taken: Promise<void>;

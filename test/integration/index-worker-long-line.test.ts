@@ -48,7 +48,10 @@ describe('a line too long for an index worker', () => {
     // a heap the line's millions of objects would not fit in
     const pool = new IndexPool(1, (m) => logs.push(m), 40);
     try {
-      const job = pool.share({ project: 'project', files: [{ path: file, place: placeOf(root, file)! }], summaries: [], awakeLimit: 2 }, statSync(file).size);
+      const job = pool.share(
+        { project: 'project', files: [{ path: file, place: placeOf(root, file)! }], summaries: [], awakeLimit: 2, cut: false },
+        statSync(file).size,
+      );
       expect(await job.outcome).toEqual({ failure: { died: false, message: `line ${BEFORE + 1} of ${file} is longer than 4 MB` } });
       expect(logs).toEqual([]);
     } finally {

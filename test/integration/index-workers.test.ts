@@ -2,15 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalSource, type LocalSourceOptions } from '../../spoke/source';
 import type { FromIndexer } from '../../spoke/transcripts/index-messages';
-import { defaultIndexWorkers } from '../../spoke/transcripts/index-pool';
+import { defaultIndexWorkers, IndexPool } from '../../spoke/transcripts/index-pool';
 import { FIXTURES } from '../helpers/kernel';
 import { until } from '../helpers/wait';
 
-// Index workers index whole projects of the first read on other threads; the kernel's thread
-// takes in what they made of each. Whatever the number of workers, the index must be the same.
+// Index workers index portions of the first read (a few MB of a project's sessions each) on other
+// threads; the kernel's thread takes in what they made of each. Whatever the number of workers,
+// and however projects are cut, the index must be the same.
 
 const HOST = 'test';
 const logs: string[] = [];
@@ -135,6 +136,22 @@ describe('index workers', () => {
       expect(await everything(source)).toEqual(await everything(alone));
       expect(said).toEqual([]);
     } finally {
+      await source.stop();
+    }
+  });
+
+  it("build the same index when each session is a portion of its own, a project's sessions spread over two workers", async () => {
+    const share = vi.spyOn(IndexPool.prototype, 'share');
+    const source = sourceWith({ indexWorkers: 2, indexPortionBytes: 1, waitForIndexWorkers: true });
+    try {
+      await source.start();
+      const projects = new Set(share.mock.calls.map(([work]) => work.project));
+      // more portions than projects: some project was cut
+      expect(share.mock.calls.length).toBeGreaterThan(projects.size);
+      expect(source.kernel().indexing.filesByWorkers).toBe(source.kernel().indexing.filesDone);
+      expect(await everything(source)).toEqual(await everything(alone));
+    } finally {
+      share.mockRestore();
       await source.stop();
     }
   });

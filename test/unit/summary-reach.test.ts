@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { namedAcrossPortions, type PortionReach, pathHashes } from '../../spoke/transcripts/summary-reach';
+
+// Which sessions asleep in a cut project's portions the first index wakes, so that a summary read
+// in another portion names them as one catalog would.
+
+const portion = (asleep: Record<string, string[]>, leaves: string[] = []): PortionReach => ({
+  asleep: new Map(Object.entries(asleep).map(([key, uuids]) => [key, { path: pathHashes(uuids.map((uuid) => ({ uuid }))), leaf: uuids.at(-1) ?? null }])),
+  leaves,
+});
+
+describe('sessions named across portions', () => {
+  it('are those asleep in a later portion whose path holds an earlier portion’s summary leaf before its end', () => {
+    const portions = [portion({ resumed: ['r1', 'r2'] }, ['o2', 'l3']), portion({ older: ['o1', 'o2', 'o3'], last: ['l1', 'l2', 'l3'], other: ['x1'] })];
+    // `last` ends on its leaf: taking in the portion already named it by its last atom
+    expect(namedAcrossPortions(portions)).toEqual(['older']);
+  });
+
+  it('leave alone a session named by a summary from a later portion (one catalog reads that after it too)', () => {
+    expect(namedAcrossPortions([portion({ older: ['o1', 'o2', 'o3'] }), portion({}, ['o2'])])).toEqual([]);
+  });
+
+  it('carry every earlier portion’s leaves forward', () => {
+    const portions = [portion({}, ['a1']), portion({}, ['b1']), portion({ a: ['a1', 'a2'], b: ['b1', 'b2'], c: ['c1', 'c2'] })];
+    expect(namedAcrossPortions(portions)).toEqual(['a', 'b']);
+  });
+});
