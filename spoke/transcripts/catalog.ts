@@ -283,6 +283,9 @@ export class SessionCatalog {
       if (this.blobs) {
         session.usage.spill(this.blobs);
         session.subagentUsage.spill(this.blobs);
+        // In the first index its goals go there now too: left to the cache's first save, they were
+        // a tenth of a second at the index's end, when no worker is left to share it (performance.md).
+        if (firstIndex) session.storedGoals().save(this.blobs);
       }
       if (!session.parentKey) for (const f of session.files.keys()) this.sidechains.delete(f);
       this.awake.delete(key);
