@@ -63,8 +63,12 @@ export class RecordGraph {
   }
 
   private nodeOf(record: GraphRecord): GraphNode {
-    // The parent's uuid string is already held by the parent's node: share it, drop the copy.
-    const parent = record.parent ? (this.byUuid.get(record.parent)?.uuid ?? record.parent) : null;
+    // The parent's uuid string is already held by the parent's node: share it, drop the copy. The
+    // parent is most often the line before, compared without hashing the uuid for the map.
+    const named = record.parent || null;
+    const last = this.nodes.at(-1)?.uuid;
+    let parent = named;
+    if (named !== null) parent = named === last ? last : (this.byUuid.get(named)?.uuid ?? named);
     return { uuid: record.uuid, parent, file: record.file, atom: record.atom, boundary: record.boundary, order: this.nextOrder++, read: this.nextRead++ };
   }
 
