@@ -88,7 +88,7 @@ export class SessionCatalog {
     if (this.pathsKept) this.asleepPaths.set(key, path);
   }
 
-  /** Keeps sleeping sessions' usage rows in this store from now on (their goals go there when the cache is saved). */
+  /** Keeps sleeping sessions' usage rows in this store from now on (their goals go there as they fall asleep in the first index, else when the cache is saved). */
   keepBlobsIn(store: BlobStore): void {
     this.blobs = store;
   }

@@ -6,14 +6,14 @@ import type { FromIndexer, ToIndexer } from './index-messages';
 import { LINE_SCANNER_PROBLEM } from './line-scanner-memory';
 import type { IndexedProject, ProjectWork } from './project-index';
 
-// The index workers of the first index (index-worker.ts). Projects are shared in the order the
-// kernel's thread will come to them; workers take them from the last (the kernel's thread reads
+// The index workers of the first index (index-worker.ts). Portions of projects (index-portions.ts)
+// are shared in the order the kernel's thread will come to them; workers take them from the last (the kernel's thread reads
 // from the first), and the kernel's thread claims each that no worker has begun when it comes to
-// it. A worker that dies fails only the projects it was given, which the kernel's thread reads; the
+// it. A worker that dies fails only the portions it was given, which the kernel's thread reads; the
 // others go on.
 
 /**
- * A worker's heap: as large as the kernel thread's own. A worker holds one project's sessions as
+ * A worker's heap: as large as the kernel thread's own. A worker holds one portion's sessions as
  * the kernel's thread would, and one line and what it parses to at a time; but V8 cannot stop a
  * worker for one allocation past its cap (a 64 MB line under a 40 MB cap took the whole process
  * down), so a worker must be able to hold what the kernel's thread can (and leaves it a line
@@ -23,25 +23,25 @@ const INDEX_WORKER_HEAP_MB = Math.ceil(getHeapStatistics().heap_size_limit / 102
 /** room for new objects: a line's records die young here, where 4 MB promoted them (and 40 MB more RSS per worker, measured) */
 const INDEX_WORKER_YOUNG_MB = 32;
 /**
- * A worker holds the projects it was given while they come to less than this, so that it never
+ * A worker holds the portions it was given while they come to less than this, so that it never
  * waits for the kernel's thread to come back to its event loop and hand it the next small one: at
  * 4 MB a worker was idle 7 % of its time on real transcripts (projects of 1.5 MB on average), at
- * 16 MB not measurably. A larger project it holds alone: what a worker holds is no longer the
- * kernel thread's to claim, and the two end together only as closely as the last one it holds.
+ * 16 MB not measurably. But what a worker holds is no longer the kernel thread's to claim, and
+ * the two end together only as closely as what it holds: near the end it holds less (`wantsMore`).
  */
 const BYTES_PER_WORKER = 16 << 20;
 const bytesOf = (jobs: ProjectJob[]): number => jobs.reduce((bytes, job) => bytes + job.bytes, 0);
 
-/** Why a worker did not index a project. */
+/** Why a worker did not index a portion. */
 export interface IndexFailure {
   message: string;
-  /** the worker died (else the project could not be indexed there: a file changed, a line too long) */
+  /** the worker died (else the portion could not be indexed there: a file changed, a line too long) */
   died: boolean;
 }
 
 export type JobOutcome = { indexed: IndexedProject; failure?: undefined } | { failure: IndexFailure; indexed?: undefined };
 
-/** A project shared with the workers: indexed by one of them, or claimed by the kernel's thread. */
+/** A portion of a project shared with the workers: indexed by one of them, or claimed by the kernel's thread. */
 export class ProjectJob {
   /** a worker has it: its outcome will come */
   started = false;
@@ -69,9 +69,9 @@ export class ProjectJob {
 
 interface Slot {
   worker: Worker;
-  /** started (until then, projects wait in the queue, where the kernel's thread may claim them) */
+  /** started (until then, portions wait in the queue, where the kernel's thread may claim them) */
   ready: boolean;
-  /** the projects given to it, in the order it indexes them */
+  /** the portions given to it, in the order it indexes them */
   given: ProjectJob[];
   /** why it stopped, from its error event */
   error: string | null;
@@ -94,7 +94,7 @@ export class IndexPool {
     for (let i = 0; i < size; i++) this.slots.add(this.start());
   }
 
-  /** Shares a project, after those shared before it in the kernel thread's order. */
+  /** Shares a portion, after those shared before it in the kernel thread's order. */
   share(work: ProjectWork, bytes: number): ProjectJob {
     const job = new ProjectJob(++this.jobs, work, bytes);
     if (this.slots.size === 0) job.finish({ failure: { message: 'no index worker is running', died: true } });
@@ -105,7 +105,7 @@ export class IndexPool {
     return job;
   }
 
-  /** The kernel's thread takes a project to read itself: false when a worker has begun it. */
+  /** The kernel's thread takes a portion to read itself: false when a worker has begun it. */
   claim(job: ProjectJob): boolean {
     if (job.started || job.settled) return false;
     job.claimed = true;
@@ -175,7 +175,7 @@ export class IndexPool {
   }
 
   private dispatch(): void {
-    // a project at a time to each worker that wants one, round after round: each has one before any has more
+    // a portion at a time to each worker that wants one, round after round: each has one before any has more
     for (let given = true; given; ) {
       given = false;
       for (const slot of this.slots) {
@@ -193,7 +193,7 @@ export class IndexPool {
 
 /**
  * Index workers unless told otherwise: none on one core; else one per core left after the
- * kernel's thread, at most two. Each indexes whole projects while the kernel's thread indexes
+ * kernel's thread, at most two. Each indexes portions of projects while the kernel's thread indexes
  * others, so more would still go faster on more cores; but each costs 50–65 MB of peak RSS (a
  * 1 GB cold index peaked at 185–191 MB with one, 236–256 MB with two, 290–321 MB with three,
  * measured), and two keep it within 300 MB (docs/performance.md, Index workers).
