@@ -49,8 +49,8 @@ export class SessionCatalog {
   /** projects whose sessions keep their paths' atoms, hashed, as they fall asleep (`keepPathsOf`) */
   private pathsKept: Set<string> | null = null;
   private readonly asleepPaths = new Map<string, Uint32Array>();
-  /** per file of those projects: the leaves of the summaries read in it */
-  private readonly summaryLeaves = new Map<string, string[]>();
+  /** per file of those projects: the summaries read in it, leaf and text, in the order read */
+  private readonly summariesRead = new Map<string, [string, string][]>();
 
   constructor(
     readonly host: string,
@@ -61,19 +61,39 @@ export class SessionCatalog {
 
   /**
    * From now on, sessions of these projects keep their paths' atoms, hashed, as they fall asleep,
-   * for `pathOf`, and the summaries read in their files are noted by file, for `summaryLeavesIn`
+   * for `pathOf`, and the summaries read in their files are noted by file, for `summariesReadIn`
    * (summary-reach.ts); null forgets all of it.
    */
   keepPathsOf(projects: Set<string> | null): void {
     this.pathsKept = projects;
     if (projects) return;
     this.asleepPaths.clear();
-    this.summaryLeaves.clear();
+    this.summariesRead.clear();
   }
 
-  /** The leaves of the summaries read in a file of a project whose paths are kept (`keepPathsOf`). */
-  summaryLeavesIn(path: string): string[] {
-    return this.summaryLeaves.get(path) ?? [];
+  /** The summaries read in a file of a project whose paths are kept (`keepPathsOf`), leaf and text. */
+  summariesReadIn(path: string): [string, string][] {
+    return this.summariesRead.get(path) ?? [];
+  }
+
+  /** The files of those projects with summaries read in them. */
+  filesWithSummaries(): string[] {
+    return [...this.summariesRead.keys()];
+  }
+
+  /** The text a project's summary of this leaf has now. */
+  summaryOf(project: string, leaf: string): string | undefined {
+    return this.summaries.get(project)?.get(leaf);
+  }
+
+  /** A summary of a leaf, read last: it names the sessions that leaf names. */
+  setSummary(project: string, leaf: string, text: string): void {
+    const known = this.summaries.get(project) ?? new Map<string, string>();
+    known.delete(leaf);
+    known.set(leaf, text);
+    this.summaries.set(project, known);
+    this.summaryVersion++;
+    this.named(project, leaf, text);
   }
 
   /** A session's path's atoms, hashed: as it fell asleep, or now when awake; undefined when asleep with none kept. */
@@ -131,16 +151,11 @@ export class SessionCatalog {
       // read before (a wake reads only lines the index read): set again, an older summary of a
       // leaf would pass for news over a newer one read since, and rename who it names
       if (wake) return;
-      const project = this.summaries.get(place.project) ?? new Map<string, string>();
-      project.delete(record.leafUuid);
-      project.set(record.leafUuid, record.text);
-      this.summaries.set(place.project, project);
-      this.summaryVersion++;
-      this.named(place.project, record.leafUuid, record.text);
+      this.setSummary(place.project, record.leafUuid, record.text);
       if (this.pathsKept?.has(place.project)) {
-        const leaves = this.summaryLeaves.get(path);
-        if (leaves) leaves.push(record.leafUuid);
-        else this.summaryLeaves.set(path, [record.leafUuid]);
+        const read = this.summariesRead.get(path);
+        if (read) read.push([record.leafUuid, record.text]);
+        else this.summariesRead.set(path, [[record.leafUuid, record.text]]);
       }
       return;
     }

@@ -237,8 +237,8 @@ export class TranscriptTracker {
     const cut = cutProjects(portions);
     if (cut.size > 0) this.catalog.keepPathsOf(cut);
     try {
-      /** the leaves of the summaries a worker read in each portion taken in from it */
-      const readByWorkers = new Map<Portion<FoundFile>, string[]>();
+      /** the summaries a worker read in each portion taken in from it, leaf and text */
+      const readByWorkers = new Map<Portion<FoundFile>, [string, string][]>();
       const shared = this.share(portions, unchanged, done, cut, readByWorkers);
       const taken: Promise<void>[] = [];
       for (const portion of portions) {
@@ -260,7 +260,7 @@ export class TranscriptTracker {
       await Promise.all(taken);
       for (const project of cut) {
         const ofProject = portions.filter((p) => p.project === project);
-        await this.wakeNamedAcrossPortions(ofProject, readByWorkers);
+        await this.settleAcrossPortions(ofProject, readByWorkers);
       }
     } finally {
       this.catalog.keepPathsOf(null);
@@ -268,12 +268,26 @@ export class TranscriptTracker {
   }
 
   /**
-   * Wakes each session asleep in a cut project whose path holds the leaf of a summary read in an
-   * earlier portion of it (summary-reach.ts): it falls asleep again named as one catalog reading
-   * the project in order would have named it.
+   * Once a cut project's portions are in, its summaries and names are made what one catalog
+   * reading it in order would have made them (summary-reach.ts). A leaf summarised in two portions
+   * takes the text read last in that order, not the one taken in last (workers take portions from
+   * the end), unless a file written meanwhile summarised it since. Then each session asleep whose
+   * path holds the leaf of a summary read in an earlier portion is woken, and named from all of
+   * them (it falls asleep again at a later read, named so).
    */
-  private async wakeNamedAcrossPortions(portions: Portion<FoundFile>[], readByWorkers: Map<Portion<FoundFile>, string[]>): Promise<void> {
-    const reach = portions.map((portion): PortionReach => {
+  private async settleAcrossPortions(portions: Portion<FoundFile>[], readByWorkers: Map<Portion<FoundFile>, [string, string][]>): Promise<void> {
+    const project = portions[0].project;
+    const read = portions.map((portion) => readByWorkers.get(portion) ?? portion.files.flatMap(({ path }) => this.catalog.summariesReadIn(path)));
+    const inPortions = new Set(portions.flatMap((portion) => portion.files.map(({ path }) => path)));
+    const since = new Set(
+      this.catalog
+        .filesWithSummaries()
+        .filter((path) => !inPortions.has(path) && this.files.get(path)?.place.project === project)
+        .flatMap((path) => this.catalog.summariesReadIn(path).map(([leaf]) => leaf)),
+    );
+    const last = new Map(read.flat());
+    for (const [leaf, text] of last) if (!since.has(leaf) && this.catalog.summaryOf(project, leaf) !== text) this.catalog.setSummary(project, leaf, text);
+    const reach = portions.map((portion, i): PortionReach => {
       const asleep: PortionReach['asleep'] = new Map();
       for (const { path } of portion.files) {
         const key = this.files.get(path)?.place.sessionKey;
@@ -283,13 +297,11 @@ export class TranscriptTracker {
         const hashes = this.catalog.pathOf(session.key);
         if (hashes) asleep.set(session.key, { path: hashes, leaf: session.sleeping.leaf });
       }
-      const leaves = readByWorkers.get(portion) ?? portion.files.flatMap(({ path }) => this.catalog.summaryLeavesIn(path));
-      return { asleep, leaves };
+      return { asleep, leaves: read[i].map(([leaf]) => leaf) };
     });
     for (const key of namedAcrossPortions(reach)) {
       if (this.stopped) return;
       await this.wake(key);
-      this.catalog.trim([], true);
     }
   }
 
@@ -303,7 +315,7 @@ export class TranscriptTracker {
     unchanged: Set<string>,
     done: () => void,
     cut: Set<string>,
-    readByWorkers: Map<Portion<FoundFile>, string[]>,
+    readByWorkers: Map<Portion<FoundFile>, [string, string][]>,
   ): Map<Portion<FoundFile>, SharedPortion> {
     const shared = new Map<Portion<FoundFile>, SharedPortion>();
     const eligible: [Portion<FoundFile>, TrackedFile[]][] = [];
@@ -332,7 +344,7 @@ export class TranscriptTracker {
       const job = this.pool.share(work, bytes);
       const release = this.hold(files);
       const taken = job.outcome
-        .then((outcome) => (job.claimed ? undefined : this.takeProject(outcome, files, release, done, (leaves) => readByWorkers.set(portion, leaves))))
+        .then((outcome) => (job.claimed ? undefined : this.takeProject(outcome, files, release, done, (summaries) => readByWorkers.set(portion, summaries))))
         .catch((err) => this.options.log(`could not take in what an index worker read of ${project}: ${(err as Error).message}`));
       shared.set(portion, { job, taken, release });
     }
@@ -389,15 +401,15 @@ export class TranscriptTracker {
     files: TrackedFile[],
     release: () => void,
     done: () => void,
-    /** told the leaves of the summaries the worker read, once what it made is taken in */
-    readSummaries: (leaves: string[]) => void,
+    /** told the summaries the worker read (leaf and text), once what it made is taken in */
+    readSummaries: (summaries: [string, string][]) => void,
   ): Promise<void> {
     let taken = false;
     try {
       if (this.stopped) return;
       const indexed = outcome.indexed;
       taken = !!indexed && this.stillStands(indexed, files) && this.adopt(indexed, files, done);
-      if (taken) readSummaries(Object.values(indexed!.summaries).flatMap((pairs) => pairs.map(([leaf]) => leaf)));
+      if (taken) readSummaries(Object.values(indexed!.summaries).flat());
     } finally {
       release();
     }

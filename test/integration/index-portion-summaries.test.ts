@@ -7,8 +7,10 @@ import { writeConversation } from '../helpers/transcript-tree';
 
 // A project cut into portions is read by several catalogs at once. A `summary` line in a newer
 // file that names an atom in the middle of an older session's path (not its last) reaches that
-// session, in another portion, only once the first index wakes it (summary-reach.ts): listed
-// asleep, it must carry the name it has when the kernel's thread reads the project alone.
+// session, in another portion, only once the first index wakes it; and of two summaries of one
+// leaf, the one read last in the kernel thread's order names it, though workers take the older
+// portions first (summary-reach.ts). The list must show each session as the kernel's thread
+// reading the projects alone names it.
 
 const HOST = 'test';
 let root: string;
@@ -29,6 +31,13 @@ beforeAll(() => {
     writeConversation(join(app, 'last.jsonl'), 'last', 3),
     writeConversation(join(app, 'unnamed.jsonl'), 'unnamed', 2),
   ];
+  const twice = join(root, '-home-dev-twice');
+  mkdirSync(twice);
+  files.push(
+    writeConversation(join(twice, 'new.jsonl'), 'new', 1, { head: summary('target-a1', 'First text') }),
+    writeConversation(join(twice, 'mid.jsonl'), 'mid', 1, { head: summary('target-a1', 'Second text') }),
+    writeConversation(join(twice, 'target.jsonl'), 'target', 2),
+  );
   const now = Date.now() / 1000;
   for (const [i, path] of files.entries()) utimesSync(path, now - 3600 - i * 60, now - 3600 - i * 60);
 });
@@ -45,11 +54,13 @@ async function listedNames(options: Partial<LocalSourceOptions>): Promise<Record
   }
 }
 
-describe('a summary read in one portion of a project', () => {
-  it('names a session asleep in a later portion as the kernel thread alone names it', async () => {
+describe('summaries read in portions of a project', () => {
+  it('name the sessions asleep in other portions as the kernel thread alone names them', async () => {
     const alone = await listedNames({ indexWorkers: 0 });
     expect(alone.older).toBe('Named in the middle of its path');
     expect(alone.last).toBe('Named at its end');
+    // read newest first, the older file's text comes last
+    expect(alone.target).toBe('Second text');
     // every session a portion of its own, every portion a worker's
     for (const indexWorkers of [1, 2]) {
       expect(await listedNames({ indexWorkers, indexPortionBytes: 1, waitForIndexWorkers: true })).toEqual(alone);
