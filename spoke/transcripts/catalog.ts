@@ -410,16 +410,7 @@ export class SessionCatalog {
    * here already (the caller checks).
    */
   adopt(sessions: Iterable<CachedSession>, summaries: IndexCache['summaries'], blobs: Blobs): void {
-    for (const [project, pairs] of Object.entries(summaries)) {
-      const known = this.summaries.get(project) ?? new Map<string, string>();
-      this.summaries.set(project, known);
-      for (const [leaf, text] of pairs) {
-        known.delete(leaf);
-        known.set(leaf, text);
-        this.named(project, leaf, text);
-      }
-      this.summaryVersion++;
-    }
+    for (const [project, pairs] of Object.entries(summaries)) for (const [leaf, text] of pairs) this.setSummary(project, leaf, text);
     for (const c of sessions) {
       const s = this.ensure(c.key, c.project);
       Object.assign(s, decodeSession(c, blobs));
@@ -526,7 +517,7 @@ export class SessionCatalog {
   /** Summaries carry no time; the newest is the one whose leaf lies furthest along the path. */
   private summaryName(session: TranscriptSession): string | null {
     const project = this.summaries.get(session.project);
-    // most projects have none (an index worker's project, seeded with its summaries, has a map all the same)
+    // most projects have none
     if (!project?.size) return null;
     let newest: string | null = null;
     for (const atom of session.activePath()) newest = project.get(atom.uuid) ?? newest;
