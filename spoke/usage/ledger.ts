@@ -49,6 +49,11 @@ const ROW_BYTES = WIDTH * 8;
 // the columns of every ledger with no row in memory: a restart makes thousands of ledgers
 const NO_F64 = new Float64Array(0);
 const NO_U16 = new Uint16Array(0);
+/**
+ * Rows a ledger first makes room for: a session's messages come one at a time, and growing from
+ * one row by doubling allocated its four columns again and again (1 % of a cold index's CPU).
+ */
+const FIRST_ROWS = 64;
 
 export class MessageLedger {
   /** its rows in the store, while they are the same as in memory (or there are none in memory) */
@@ -153,7 +158,7 @@ export class MessageLedger {
     const existing = this.rows.get(id);
     if (existing !== undefined) {
       // Of two copies of one message the larger counts (early copies carry partial output).
-      if (tokenTotal(tokens) > tokenTotal(this.row(existing))) this.write(existing, id, t, model, tokens);
+      if (tokenTotal(tokens) > this.totalAt(existing)) this.write(existing, id, t, model, tokens);
       return;
     }
     const row = this.rows.size;
@@ -175,23 +180,32 @@ export class MessageLedger {
     this.tokens[base + 5] = tokens.cacheRead;
   }
 
+  /** tokenTotal of a row, from its columns: a message's later lines repeat its usage, and each is compared so */
+  private totalAt(r: number): number {
+    const base = r * TOKEN_COLUMNS;
+    return this.tokens[base] + this.tokens[base + 1] + this.tokens[base + 2] + this.tokens[base + 5];
+  }
+
   private row(r: number): LedgerRow {
     return { id: this.ids[r], t: this.times[r], model: MODELS[this.models[r]], ...tokensAt(this.tokens, r * TOKEN_COLUMNS) };
   }
 
   private grow(rows: number): void {
     if (rows <= this.ids.length) return;
-    const capacity = Math.max(rows, this.ids.length * 2);
-    const resize = <T extends Float64Array | Uint16Array>(old: T, length: number): T => {
-      const next = new (old.constructor as new (n: number) => T)(length);
-      next.set(old);
-      return next;
-    };
-    this.ids = resize(this.ids, capacity);
-    this.times = resize(this.times, capacity);
-    this.models = resize(this.models, capacity);
-    this.tokens = resize(this.tokens, capacity * TOKEN_COLUMNS);
+    const capacity = Math.max(rows, this.ids.length * 2, FIRST_ROWS);
+    this.ids = grown(this.ids, capacity);
+    this.times = grown(this.times, capacity);
+    const models = new Uint16Array(capacity);
+    models.set(this.models);
+    this.models = models;
+    this.tokens = grown(this.tokens, capacity * TOKEN_COLUMNS);
   }
+}
+
+function grown(old: Float64Array, length: number): Float64Array<ArrayBuffer> {
+  const next = new Float64Array(length);
+  next.set(old);
+  return next;
 }
 
 /** A ledger's rows as stored: float64s, WIDTH per message. */
