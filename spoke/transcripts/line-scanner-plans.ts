@@ -122,9 +122,12 @@ export function keyAt(plan: Plan, ...path: string[]): number {
   return at.key;
 }
 
-/** A key name's hash, as line-scanner.as.ts takes it while finding the name's end. */
+/** A key name's hash, as line-scanner.as.ts's nameHash takes it: its length and its first and last two bytes. */
 function hashOf(name: Buffer): number {
-  let hash = 0;
-  for (const c of name) hash = (Math.imul(hash, 31) + c) >>> 0;
-  return hash;
+  const length = name.length;
+  if (length === 0) return 0;
+  const last = length - 1;
+  const bytes = (name[0] | (name[length > 1 ? 1 : 0] << 8) | (name[length > 1 ? last - 1 : last] << 16) | (name[last] << 24)) >>> 0;
+  const hash = Math.imul((bytes ^ Math.imul(length, 0x9e3779b1)) >>> 0, 0x85ebca6b) >>> 0;
+  return (hash ^ (hash >>> 15)) >>> 0;
 }

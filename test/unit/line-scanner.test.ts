@@ -282,6 +282,27 @@ describe('the WebAssembly walk', () => {
     expect(odd).toEqual([]);
   });
 
+  it('finds every key it reads, and steps over every other, whatever their length around its sixteen-byte steps', () => {
+    const odd: string[] = [];
+    for (let length = 0; length <= 40; length++) {
+      const other = 'k'.repeat(length);
+      // a key the plan does not read before the ones it does, one inside a read object, one ending the line
+      if (!readsAsJsonParse(`{"${other}":1,${text('body').slice(1)}`)) odd.push(`${length} first`);
+      if (!readsAsJsonParse(user(`"message":{"${other}":"x","role":"user","content":"prompt"}`))) odd.push(`${length} inside`);
+      if (!readsAsJsonParse(`${text('body').slice(0, -1)},"${other}":{}}`)) odd.push(`${length} last`);
+      // a read key's name as the start or the end of a longer one
+      if (!readsAsJsonParse(`{"uuid${other}":"z","type${other}":"y",${text('body').slice(1)}`)) odd.push(`${length} longer`);
+    }
+    expect(odd).toEqual([]);
+  });
+
+  it('leaves a key written with an escape, or holding a raw control byte, to JSON.parse', () => {
+    for (const line of [text('body').replace('"type"', '"ty\\u0070e"'), text('body').replace('"role"', '"ro\tle"')]) {
+      const bytes = Buffer.from(line);
+      expect(fastPath(bytes, 0, bytes.length, 'main')).toBeNull();
+    }
+  });
+
   it('leaves a kept string with a raw control byte at any place to JSON.parse', () => {
     for (let at = 0; at <= 40; at++) {
       const bytes = Buffer.from(text(`${'a'.repeat(at)}\t${'b'.repeat(40 - at)}`));
