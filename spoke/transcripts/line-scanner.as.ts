@@ -52,6 +52,8 @@ let tape: usize = 0;
 let tapeEnd: usize = 0;
 let tapeFull = false;
 let keyHash: u32 = 0;
+/** arrays open around the value being read: outside them an object's start and end go on the tape only as far as line-scanner.ts needs them */
+let arrays: i32 = 0;
 
 /**
  * Reads the JSON object at [start, stop) by the plan at `plan`, writing entries from `tapeStart`
@@ -62,6 +64,7 @@ export function scan(plan: usize, start: usize, stop: usize, tapeStart: usize, t
   tape = tapeStart;
   tapeEnd = tapeStop;
   tapeFull = false;
+  arrays = 0;
   const p = ws(start);
   if (at(p) !== LBRACE || load<i32>(plan) < 0) return -1;
   const to = object(p, plan, 0, -1);
@@ -88,7 +91,8 @@ function at(p: usize): u32 {
 function ws(p: usize): usize {
   while (p < end) {
     const c = <u32>load<u8>(p);
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) break;
+    // past space, no byte is white space: one comparison for the token after it (lines have no spaces between tokens)
+    if (c > 0x20 || (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a)) break;
     p++;
   }
   return p;
@@ -96,10 +100,13 @@ function ws(p: usize): usize {
 
 /** An object read sparsely; `p` is at its `{`. Returns where it ends, or -1. */
 function object(p: usize, plan: usize, depth: i32, key: i32): isize {
-  emit(OBJECT, key, 0, 0);
+  // outside arrays, an object read is kept by its key (the line itself has none) and needs no end:
+  // a third of a line's entries were these ends
+  const ends = arrays > 0;
+  if (ends || key >= 0) emit(OBJECT, key, 0, 0);
   p = ws(p + 1);
   if (at(p) === RBRACE) {
-    emit(END, -1, 0, 0);
+    if (ends) emit(END, -1, 0, 0);
     return <isize>(p + 1);
   }
   const table = <usize>load<u32>(plan, 16);
@@ -122,7 +129,7 @@ function object(p: usize, plan: usize, depth: i32, key: i32): isize {
     if (c === COMMA) {
       p = ws(p + 1);
     } else if (c === RBRACE) {
-      emit(END, -1, 0, 0);
+      if (ends) emit(END, -1, 0, 0);
       return <isize>(p + 1);
     } else {
       return -1;
@@ -137,6 +144,7 @@ function array(p: usize, items: usize, depth: i32, key: i32): isize {
     emit(END, -1, 0, 0);
     return <isize>(p + 1);
   }
+  arrays++;
   while (true) {
     const to = read(p, items, depth + 1, -1);
     if (to < 0) return -1;
@@ -145,6 +153,7 @@ function array(p: usize, items: usize, depth: i32, key: i32): isize {
     if (c === COMMA) {
       p = ws(p + 1);
     } else if (c === RBRACKET) {
+      arrays--;
       emit(END, -1, 0, 0);
       return <isize>(p + 1);
     } else {

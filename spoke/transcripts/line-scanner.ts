@@ -74,8 +74,7 @@ function fill(words: Int32Array, count: number, buf: DecodingBuffer, delta: numb
     const op = words[entry] & 0xff;
     const key = words[entry + 1];
     if (depth === 0) {
-      // the record itself, and the end of an object outside arrays, leave nothing to write
-      if (op === END || key < 0) continue;
+      // outside arrays the tape holds no entry for the record itself and none for an object's end
       if (keyNests[key] && lineValues[key] !== undefined) return false;
       if (op === OBJECT) keepValue(key, AN_OBJECT);
       else if (op === ARRAY) {
