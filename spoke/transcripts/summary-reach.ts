@@ -7,15 +7,32 @@
 // path's atoms, hashed, until the first index is done: one whose path holds the leaf of a summary
 // read in an earlier portion is woken, and named as one catalog would have named it.
 
-/** 32-bit FNV-1a of a uuid's characters. */
+/** A uuid's first and last characters hashed: those tell ids apart (random in Claude Code's, a counter at the end in generated ones). */
+const HASHED_ENDS = 8;
+
+/**
+ * 32-bit FNV-1a of a uuid's length and its first and last HASHED_ENDS characters (all of a
+ * shorter one): every atom of a sleeping session's path is hashed, and the whole uuid took twice
+ * as long. Two uuids that hash alike only wake a session to be read again (namedAcrossPortions).
+ */
 export function uuidHash(uuid: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < uuid.length; i++) hash = Math.imul(hash ^ uuid.charCodeAt(i), 0x01000193);
+  const length = uuid.length;
+  let hash = Math.imul(0x811c9dc5 ^ length, 0x01000193);
+  if (length <= 2 * HASHED_ENDS) {
+    for (let i = 0; i < length; i++) hash = Math.imul(hash ^ uuid.charCodeAt(i), 0x01000193);
+    return hash >>> 0;
+  }
+  for (let i = 0; i < HASHED_ENDS; i++) hash = Math.imul(hash ^ uuid.charCodeAt(i), 0x01000193);
+  for (let i = length - HASHED_ENDS; i < length; i++) hash = Math.imul(hash ^ uuid.charCodeAt(i), 0x01000193);
   return hash >>> 0;
 }
 
-/** The atoms of a path, hashed. */
-export const pathHashes = (path: readonly { uuid: string }[]): Uint32Array => Uint32Array.from(path, (atom) => uuidHash(atom.uuid));
+/** The atoms of a path, hashed (a loop: Uint32Array.from with a mapping function takes each through the iterator protocol). */
+export function pathHashes(path: readonly { uuid: string }[]): Uint32Array {
+  const hashes = new Uint32Array(path.length);
+  for (let i = 0; i < path.length; i++) hashes[i] = uuidHash(path[i].uuid);
+  return hashes;
+}
 
 /** What a portion of a cut project holds for this: its sessions asleep, and the leaves of the summaries read in it. */
 export interface PortionReach {
