@@ -7,23 +7,10 @@
 // path's atoms, hashed, until the first index is done: one whose path holds the leaf of a summary
 // read in an earlier portion is woken, and named as one catalog would have named it.
 
-/** A uuid's first and last characters hashed: those tell ids apart (random in Claude Code's, a counter at the end in generated ones). */
-const HASHED_ENDS = 8;
-
-/**
- * 32-bit FNV-1a of a uuid's length and its first and last HASHED_ENDS characters (all of a
- * shorter one): every atom of a sleeping session's path is hashed, and the whole uuid took twice
- * as long. Two uuids that hash alike only wake a session to be read again (namedAcrossPortions).
- */
+/** 32-bit FNV-1a of a uuid's characters. */
 export function uuidHash(uuid: string): number {
-  const length = uuid.length;
-  let hash = Math.imul(0x811c9dc5 ^ length, 0x01000193);
-  if (length <= 2 * HASHED_ENDS) {
-    for (let i = 0; i < length; i++) hash = Math.imul(hash ^ uuid.charCodeAt(i), 0x01000193);
-    return hash >>> 0;
-  }
-  for (let i = 0; i < HASHED_ENDS; i++) hash = Math.imul(hash ^ uuid.charCodeAt(i), 0x01000193);
-  for (let i = length - HASHED_ENDS; i < length; i++) hash = Math.imul(hash ^ uuid.charCodeAt(i), 0x01000193);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < uuid.length; i++) hash = Math.imul(hash ^ uuid.charCodeAt(i), 0x01000193);
   return hash >>> 0;
 }
 
@@ -36,8 +23,8 @@ export function pathHashes(path: readonly { uuid: string }[]): Uint32Array {
 
 /** What a portion of a cut project holds for this: its sessions asleep, and the leaves of the summaries read in it. */
 export interface PortionReach {
-  /** session key → its path's atoms, hashed, and its path's last atom */
-  asleep: Map<string, { path: Uint32Array; leaf: string | null }>;
+  /** session key → its path's atoms, hashed, the last its leaf */
+  asleep: Map<string, Uint32Array>;
   leaves: string[];
 }
 
@@ -51,9 +38,14 @@ export function namedAcrossPortions(portions: readonly PortionReach[]): string[]
   const wake: string[] = [];
   for (const { asleep, leaves } of portions) {
     if (earlier.size > 0) {
-      for (const [key, { path, leaf }] of asleep) {
-        const last = leaf === null ? -1 : uuidHash(leaf);
-        if (path.some((hash) => hash !== last && earlier.has(hash))) wake.push(key);
+      for (const [key, path] of asleep) {
+        // the path's last atom is its leaf, which a summary reaches without this (SessionCatalog.adopt)
+        for (let i = 0; i < path.length - 1; i++) {
+          if (earlier.has(path[i])) {
+            wake.push(key);
+            break;
+          }
+        }
       }
     }
     for (const leaf of leaves) earlier.add(uuidHash(leaf));

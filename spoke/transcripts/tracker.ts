@@ -295,7 +295,7 @@ export class TranscriptTracker {
         // a title outranks every summary
         if (!session?.sleeping || session.customTitle !== null || session.aiTitle !== null) continue;
         const hashes = this.catalog.pathOf(session.key);
-        if (hashes) asleep.set(session.key, { path: hashes, leaf: session.sleeping.leaf });
+        if (hashes) asleep.set(session.key, hashes);
       }
       return { asleep, leaves: read[i].map(([leaf]) => leaf) };
     });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { namedAcrossPortions, type PortionReach, pathHashes } from '../../spoke/transcripts/summary-reach';
+import { namedAcrossPortions, type PortionReach, pathHashes, uuidHash } from '../../spoke/transcripts/summary-reach';
 
 // Which sessions asleep in a cut project's portions the first index wakes, so that a summary read
 // in another portion names them as one catalog would.
 
 const portion = (asleep: Record<string, string[]>, leaves: string[] = []): PortionReach => ({
-  asleep: new Map(Object.entries(asleep).map(([key, uuids]) => [key, { path: pathHashes(uuids.map((uuid) => ({ uuid }))), leaf: uuids.at(-1) ?? null }])),
+  asleep: new Map(Object.entries(asleep).map(([key, uuids]) => [key, pathHashes(uuids.map((uuid) => ({ uuid })))])),
   leaves,
 });
 
@@ -23,5 +23,12 @@ describe('sessions named across portions', () => {
   it('carry every earlier portion’s leaves forward', () => {
     const portions = [portion({}, ['a1']), portion({}, ['b1']), portion({ a: ['a1', 'a2'], b: ['b1', 'b2'], c: ['c1', 'c2'] })];
     expect(namedAcrossPortions(portions)).toEqual(['a', 'b']);
+  });
+
+  it('wake a session whose earlier atom hashes as its leaf does, when that hash is an earlier summary’s leaf', () => {
+    // two uuids that hash alike: the earlier atom is told from the leaf by its place, not its hash
+    const alike = uuidHash('x2');
+    const portions: PortionReach[] = [portion({}, ['x2']), { asleep: new Map([['s', Uint32Array.of(uuidHash('x1'), alike, alike)]]), leaves: [] }];
+    expect(namedAcrossPortions(portions)).toEqual(['s']);
   });
 });
