@@ -7,10 +7,10 @@ import { LINE_SCANNER_PROBLEM } from './line-scanner-memory';
 import type { IndexedProject, ProjectWork } from './project-index';
 
 // The index workers of the first index (index-worker.ts). Portions of projects (index-portions.ts)
-// are shared in the order the kernel's thread will come to them; workers take them from the last (the kernel's thread reads
-// from the first), and the kernel's thread claims each that no worker has begun when it comes to
-// it. A worker that dies fails only the portions it was given, which the kernel's thread reads; the
-// others go on.
+// are shared in the order the kernel's thread will come to them; workers take them from the last
+// (the kernel's thread reads from the first), and the kernel's thread claims each that no worker
+// has begun when it comes to it. A worker that dies fails only the portions it was given, which
+// the kernel's thread reads; the others go on.
 
 /**
  * A worker's heap: as large as the kernel thread's own. A worker holds one portion's sessions as

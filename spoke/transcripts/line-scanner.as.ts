@@ -198,21 +198,23 @@ function whole(p: usize, depth: i32, key: i32, flags: u32): isize {
   return literal(p, true, key, flags);
 }
 
+/** Which of sixteen bytes stop a string's or key's walk (a quote, a backslash, a raw control byte), as bits. */
+function stopsIn(v: v128): i32 {
+  return i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, i8x16.splat(<i8>QUOTE)), i8x16.eq(v, i8x16.splat(<i8>BACKSLASH))), i8x16.lt_u(v, i8x16.splat(0x20))));
+}
+
 /**
  * A kept string: its body's bounds, marked ESCAPED when it holds an escape (JSON.parse decodes
  * it) and HIGH when it holds a byte past ASCII; -1 where JSON.parse would reject it.
  */
 function string(p: usize, key: i32, flags: u32): isize {
-  const quotes = i8x16.splat(<i8>QUOTE);
-  const backslashes = i8x16.splat(<i8>BACKSLASH);
-  const space = i8x16.splat(0x20);
   let high: u32 = 0;
   let i = p + 1;
   while (true) {
     let c: u32;
     if (i + 16 <= end) {
       const v = v128.load(i);
-      const stops = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quotes), i8x16.eq(v, backslashes)), i8x16.lt_u(v, space)));
+      const stops = stopsIn(v);
       const highs = i8x16.bitmask(v);
       if (stops === 0) {
         high |= highs;
@@ -252,13 +254,10 @@ function string(p: usize, key: i32, flags: u32): isize {
  * every one) is found in one step of sixteen, as a string's body is.
  */
 function keyEnd(p: usize): isize {
-  const quotes = i8x16.splat(<i8>QUOTE);
-  const backslashes = i8x16.splat(<i8>BACKSLASH);
-  const space = i8x16.splat(0x20);
   let i = p;
   while (i + 16 <= end) {
     const v = v128.load(i);
-    const stops = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quotes), i8x16.eq(v, backslashes)), i8x16.lt_u(v, space)));
+    const stops = stopsIn(v);
     if (stops === 0) {
       i += 16;
       continue;
@@ -383,15 +382,12 @@ function skipContainer(p: usize, isObject: bool, depth: i32): isize {
  * that JSON.parse rejects, so a broken one is reported as JSON.parse reports it.
  */
 function skipString(p: usize): isize {
-  const quotes = i8x16.splat(<i8>QUOTE);
-  const backslashes = i8x16.splat(<i8>BACKSLASH);
-  const space = i8x16.splat(0x20);
   let i = p + 1;
   while (true) {
     let c: u32;
     if (i + 16 <= end) {
       const v = v128.load(i);
-      const stops = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quotes), i8x16.eq(v, backslashes)), i8x16.lt_u(v, space)));
+      const stops = stopsIn(v);
       if (stops === 0) {
         i += 16;
         continue;
