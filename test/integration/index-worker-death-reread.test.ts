@@ -56,6 +56,8 @@ describe('an index worker that dies before it began a project, one of whose file
     const proto = TranscriptTracker.prototype as unknown as Tracker;
     const pump = proto.pump;
     let first = true;
+    /** the client's read, in flight while the kernel's loop comes to the project */
+    let caughtUp: Promise<void> = Promise.resolve();
     vi.spyOn(proto, 'pump').mockImplementation(async function (this: Tracker, ...args: unknown[]) {
       if (first && this.pool) {
         first = false;
@@ -66,13 +68,15 @@ describe('an index worker that dies before it began a project, one of whose file
         await until(() => this.files.get(big)?.reading === null && (this.files.get(big)?.tail.offset ?? 0) > 0, 'the file read');
         appendFileSync(big, grown);
         // a client catches the session up (as a signal would read it): a read off the kernel's thread, in flight
-        void (this as unknown as { catchUp(key: string): Promise<void> }).catchUp('p3');
+        caughtUp = (this as unknown as { catchUp(key: string): Promise<void> }).catchUp('p3');
       }
       return pump.apply(this, args);
     });
     const s = source({ indexWorkers: 1 });
     try {
       await s.start();
+      // its 18 MB read to their end (a fixed wait alone was too short on a loaded machine), then time for a second read beside it to show
+      await caughtUp;
       await new Promise((r) => setTimeout(r, 500));
       const file = s.session(HOST, 'p3')?.files[0];
       const lines = 12000 + 2 * 4000;
