@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_INDEX_AWAKE, SessionCatalog } from '../../spoke/transcripts/catalog';
+import { SessionCatalog } from '../../spoke/transcripts/catalog';
 import type { TranscriptPlace } from '../../spoke/transcripts/paths';
 import { prompt, readerLine } from '../helpers/records';
 
-// While the first index reads every file, only the last few sessions read stay awake: the others
-// sleep as soon as they are read, whatever the awake limit, and wake with the same path.
+// While the first index reads every file, each session falls asleep as soon as it is read,
+// whatever the awake limit, with the facts it would have had awake; but never one a caller has
+// just woken, nor one with a file still being read.
 
 const place = (key: string): TranscriptPlace => ({ project: 'p', sessionKey: key, fsid: key, role: 'main' });
 
@@ -22,24 +23,23 @@ function catalogOf(sessions: number): SessionCatalog {
 const awake = (catalog: SessionCatalog) => [...catalog.all()].filter((s) => !s.sleeping).map((s) => s.key);
 
 describe('the awake limit during the first index', () => {
-  it('keeps only the sessions read last awake, and puts the rest to sleep with their facts', () => {
+  it('puts every session read to sleep with its facts', () => {
     const catalog = catalogOf(6);
     catalog.trim([], true);
-    expect(awake(catalog)).toEqual(['s0', 's1', 's2', 's3', 's4', 's5'].slice(-FIRST_INDEX_AWAKE));
-    const s0 = catalog.get('s0')!;
-    expect(s0.sleeping).toMatchObject({ atomCount: 2, name: 'task 0' });
+    expect(awake(catalog)).toEqual([]);
+    expect(catalog.get('s0')!.sleeping).toMatchObject({ atomCount: 2, name: 'task 0' });
+    expect(catalog.get('s5')!.sleeping).toMatchObject({ atomCount: 2, name: 'task 5' });
+  });
+
+  it('keeps awake a session just woken for a caller, and one with a file still being read', () => {
+    const catalog = catalogOf(6);
+    catalog.trim([catalog.get('s2')!], true, (path) => path === '/p/s4.jsonl');
+    expect(awake(catalog)).toEqual(['s2', 's4']);
   });
 
   it('keeps the awake limit itself once the first index is done', () => {
     const catalog = catalogOf(6);
     catalog.trim();
     expect(awake(catalog)).toHaveLength(6);
-  });
-
-  it('never keeps more awake than a lower awake limit asks', () => {
-    const catalog = new SessionCatalog('h', 1);
-    for (const key of ['a', 'b', 'c']) catalog.openFile(`/p/${key}.jsonl`, place(key), false).line(readerLine(JSON.stringify(prompt(`${key}-1`, null, key))));
-    catalog.trim([], true);
-    expect(awake(catalog)).toEqual(['c']);
   });
 });
