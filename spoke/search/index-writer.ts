@@ -63,7 +63,9 @@ export class IndexWriter {
     this.addFile.run(path);
     let row = this.fileRow.get(path)!;
     const tail = this.tailOf(path);
-    if (row.ino !== 0) tail.resume({ offset: row.indexed_to, lines: row.lines, ino: row.ino });
+    // indexed before: from the file (its inode kept) or from Loom's copy alone (which has none, so 0;
+    // the file back on disk then reads as replaced and is indexed again from its start)
+    if (row.ino !== 0 || row.indexed_to > 0) tail.resume({ offset: row.indexed_to, lines: row.lines, ino: row.ino });
     const before = tail.offset;
     // calls made earlier in this read: a result's tool is named without asking the database
     const recentCalls = new Map<string, string>();

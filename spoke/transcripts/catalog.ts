@@ -279,17 +279,18 @@ export class SessionCatalog {
    * first index the limit is none: a session falls asleep as soon as it is read, so that its
    * graph dies in the young generation rather than outliving the next files' collections (two
    * kept awake copied 143 MB of survivors per GB read, none 63 MB). `keep` (just woken for a
-   * caller that has yet to read them) stay awake this time, and so does a session with a file
-   * `isBeingRead`: the rest of that read would reach a dropped graph, and the session would sleep
-   * on without it.
+   * caller that has yet to read them) stay awake this time, and so does a session the reader
+   * says `staysAwake`: one with a file still being read (the rest of that read would reach a
+   * dropped graph, and the session would sleep on without it), or in an index worker, which
+   * cannot wake one, one with a file still to come.
    */
-  trim(keep: TranscriptSession[] = [], firstIndex = false, isBeingRead: (path: string) => boolean = () => false): void {
+  trim(keep: TranscriptSession[] = [], firstIndex = false, staysAwake: (session: TranscriptSession) => boolean = () => false): void {
     let excess = this.awake.size - (firstIndex ? 0 : this.awakeLimit);
     for (const key of this.awake) {
       if (excess <= 0) return;
       const session = this.sessions.get(key);
       if (!session || this.inWake.has(session) || this.pins.has(key) || keep.includes(session)) continue;
-      if ([...session.files.keys()].some(isBeingRead)) continue;
+      if (staysAwake(session)) continue;
       if (this.pathsKept?.has(session.project)) this.asleepPaths.set(key, pathHashes(session.activePath()));
       session.sleep(this.nameOf(session));
       this.rememberLeaf(session);

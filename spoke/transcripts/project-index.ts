@@ -57,7 +57,10 @@ export async function indexProject(work: ProjectWork): Promise<IndexedProject> {
   catalog.adopt([], { [work.project]: work.summaries }, blobs);
   if (work.cut) catalog.keepPathsOf(new Set([work.project]));
   const files: IndexedProject['files'] = [];
-  for (const { path, place } of work.files) {
+  // A session falls asleep once read; but one with a file still to come here (a `loom run`
+  // session's next Claude Code file) stays awake until it is read: this catalog cannot wake it.
+  const lastFileOf = new Map(work.files.map(({ place }, i) => [place.sessionKey, i]));
+  for (const [i, { path, place }] of work.files.entries()) {
     const tail = new FileTail(path);
     const ingest = catalog.openFile(path, place, false);
     // read on this thread: it has nothing else to do meanwhile
@@ -75,7 +78,7 @@ export async function indexProject(work: ProjectWork): Promise<IndexedProject> {
       true,
     );
     ingest.progress(tail.offset, tail.lines);
-    catalog.trim([], true);
+    catalog.trim([], true, (session) => (lastFileOf.get(session.key) ?? -1) > i);
     const state = tail.state();
     if (state) files.push({ path, ...state });
   }

@@ -706,7 +706,7 @@ export class TranscriptTracker {
     }
     if (initial) this.progress.bytesDone += Math.max(0, file.tail.offset - before);
     this.options.read?.(file.path);
-    this.catalog.trim(woken, initial, (path) => this.files.get(path)?.reading != null && path !== file.path);
+    this.catalog.trim(woken, initial, (session) => [...session.files.keys()].some((path) => path !== file.path && this.files.get(path)?.reading != null));
     this.announce();
   }
 

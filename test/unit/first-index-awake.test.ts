@@ -31,9 +31,9 @@ describe('the awake limit during the first index', () => {
     expect(catalog.get('s5')!.sleeping).toMatchObject({ atomCount: 2, name: 'task 5' });
   });
 
-  it('keeps awake a session just woken for a caller, and one with a file still being read', () => {
+  it('keeps awake a session just woken for a caller, and one its reader says stays awake', () => {
     const catalog = catalogOf(6);
-    catalog.trim([catalog.get('s2')!], true, (path) => path === '/p/s4.jsonl');
+    catalog.trim([catalog.get('s2')!], true, (session) => session.files.has('/p/s4.jsonl'));
     expect(awake(catalog)).toEqual(['s2', 's4']);
   });
 
