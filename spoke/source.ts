@@ -304,7 +304,7 @@ export class LocalSource implements Source {
   async sessionFiles(key: string): Promise<{ dir: string; claudeIds: string[] } | null> {
     const session = this.catalog.get(key);
     if (!session || session.parentKey !== null) return null;
-    await this.tracker.wake(key);
+    await this.keptAwake(session);
     const newest = session.activePath().at(-1)?.fsid;
     const ids = this.claudeIdsOf(key).filter((id) => id !== newest);
     return { dir: this.catalog.summary(session).dir, claudeIds: newest ? [...ids, newest] : ids };
@@ -674,14 +674,18 @@ export class LocalSource implements Source {
   }
 
   /** The session, awake; callers read it before their next await, so it cannot fall asleep meanwhile. */
-  private async awake(host: string, key: string): Promise<TranscriptSession> {
-    const session = this.require(host, key);
-    // Another file's read may put it back to sleep between waking and here: try again.
+  private awake(host: string, key: string): Promise<TranscriptSession> {
+    return this.keptAwake(this.require(host, key));
+  }
+
+  private async keptAwake(session: TranscriptSession): Promise<TranscriptSession> {
+    // Another file's read may put it back to sleep between waking and here (during the first
+    // index, any read does): try again.
     for (let attempt = 0; attempt < 3; attempt++) {
-      await this.tracker.wake(key);
+      await this.tracker.wake(session.key);
       if (!session.sleeping) return session;
     }
-    throw new Error(`session ${host}:${key} could not be kept awake`);
+    throw new Error(`session ${this.host.name}:${session.key} could not be kept awake`);
   }
 
   private require(host: string, key: string): TranscriptSession {
