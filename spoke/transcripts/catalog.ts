@@ -277,8 +277,8 @@ export class SessionCatalog {
   /**
    * Puts the least recently used sessions to sleep until the awake limit is met. During the
    * first index the limit is none: a session falls asleep as soon as it is read, so that its
-   * graph dies in the young generation rather than outliving the next files' collections (two
-   * kept awake copied 143 MB of survivors per GB read, none 63 MB). `keep` (just woken for a
+   * graph dies in the young generation rather than outliving the next files' collections
+   * (docs/performance.md, Every session asleep once read). `keep` (just woken for a
    * caller that has yet to read them) stay awake this time, and so does a session the reader
    * says `staysAwake`: one with a file still being read (the rest of that read would reach a
    * dropped graph, and the session would sleep on without it), or in an index worker, which
