@@ -104,7 +104,14 @@ async function expectThumbSized(target: Locator, what: string): Promise<void> {
 }
 
 /** until the drawer is closed (a closed dialog is in the page, hidden) */
-const drawerClosed = (page: Page) => page.waitForSelector('dialog.drawer:not([open])', { state: 'attached' });
+/**
+ * The drawer closed, and the page told: Escape closes a <dialog> at once, and its close event
+ * (which the button's aria-expanded follows) comes a task later.
+ */
+const drawerClosed = async (page: Page) => {
+  await page.waitForSelector('dialog.drawer:not([open])', { state: 'attached' });
+  await page.waitForSelector('.drawer-button[aria-expanded="false"]', { state: 'attached' });
+};
 
 describe('the session drawer', () => {
   it('opens from the top bar, lists the sessions with the pages, and closes on Escape and on a tap outside', async () => {
