@@ -33,6 +33,11 @@ export class SessionCatalog {
   private readonly dirty = new Set<string>();
   /** awake sessions, least recently used first */
   private readonly awake = new Set<string>();
+  /**
+   * sessions woken since the first index began (lines appended to them, a later file of theirs):
+   * in use, so that index keeps them by the awake limit rather than putting them to sleep at once
+   */
+  private readonly rewoken = new Set<string>();
   /** sleeping sessions by the uuid of their path's last atom (`SleepFacts.leaf`): a summary naming it names them */
   private readonly asleepByLeaf = new Map<string, string[]>();
   private readonly pins = new Map<string, number>();
@@ -259,7 +264,10 @@ export class SessionCatalog {
       this.inWake.delete(session);
       const leaf = session.sleeping?.leaf ?? null;
       session.endWaking(complete);
-      if (!session.sleeping) this.forgetLeaf(session.key, leaf);
+      if (!session.sleeping) {
+        this.forgetLeaf(session.key, leaf);
+        this.rewoken.add(session.key);
+      }
       this.use(session);
     }
   }
@@ -278,19 +286,25 @@ export class SessionCatalog {
    * Puts the least recently used sessions to sleep until the awake limit is met. During the
    * first index the limit is none: a session falls asleep as soon as it is read, so that its
    * graph dies in the young generation rather than outliving the next files' collections
-   * (docs/performance.md, Every session asleep once read). `keep` (just woken for a
+   * (docs/performance.md, Every session asleep once read); one woken since is in use, and sleeps
+   * only past the awake limit, as after the index (else each line appended to a live session
+   * would wake it again, reading its whole transcript). `keep` (just woken for a
    * caller that has yet to read them) stay awake this time, and so does a session the reader
    * says `staysAwake`: one with a file still being read (the rest of that read would reach a
    * dropped graph, and the session would sleep on without it), or in an index worker, which
    * cannot wake one, one with a file still to come.
    */
   trim(keep: TranscriptSession[] = [], firstIndex = false, staysAwake: (session: TranscriptSession) => boolean = () => false): void {
+    if (!firstIndex) this.rewoken.clear();
     let excess = this.awake.size - (firstIndex ? 0 : this.awakeLimit);
+    // how many of those woken since sleep now: the least recently used past the limit
+    let rewokenExcess = firstIndex ? this.awakeRewoken() - this.awakeLimit : 0;
     for (const key of this.awake) {
       if (excess <= 0) return;
       const session = this.sessions.get(key);
       if (!session || this.inWake.has(session) || this.pins.has(key) || keep.includes(session)) continue;
       if (staysAwake(session)) continue;
+      if (firstIndex && this.rewoken.has(key) && rewokenExcess-- <= 0) continue;
       if (this.pathsKept?.has(session.project)) this.asleepPaths.set(key, pathHashes(session.activePath()));
       session.sleep(this.nameOf(session));
       this.rememberLeaf(session);
@@ -306,6 +320,12 @@ export class SessionCatalog {
       if (this.lastUsed === key) this.lastUsed = null;
       excess--;
     }
+  }
+
+  private awakeRewoken(): number {
+    let count = 0;
+    for (const key of this.rewoken) if (this.awake.has(key)) count++;
+    return count;
   }
 
   /** Marks a session as just used (awake sessions only). */

@@ -8,8 +8,9 @@ import { assistant, line, prompt, say } from '../helpers/records';
 
 // Resuming a `loom run` session names its Claude Code sessions with the one that wrote its newest
 // line last, which only its path (the session awake) tells. A session can fall asleep again
-// between its wake and that read (during the first index any other read puts it to sleep), so
-// the read wakes it until it finds it awake, as every other reader of a session does.
+// between its wake and that read (during the first index, any other read puts it to sleep once
+// as many sessions woken since are awake as the awake limit allows: here none), so the read
+// wakes it until it finds it awake, as every other reader of a session does.
 
 const LOOM = '11111111-2222-3333-4444-555555555555';
 let base: string;
@@ -31,7 +32,7 @@ beforeAll(async () => {
   // newest first: the second file is read first, so it is the session's first file
   utimesSync(join(project, 'first.jsonl'), new Date('2026-03-01'), new Date('2026-03-01'));
   utimesSync(join(project, 'second.jsonl'), new Date('2026-03-02'), new Date('2026-03-02'));
-  source = new LocalSource({ projectsRoot: join(base, 'projects'), liveDir: live, host: 'test', indexWorkers: 0, log: () => {} });
+  source = new LocalSource({ projectsRoot: join(base, 'projects'), liveDir: live, host: 'test', indexWorkers: 0, awakeLimit: 0, log: () => {} });
   await source.start();
 });
 afterAll(async () => {
