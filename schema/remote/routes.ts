@@ -2,6 +2,7 @@ import { type ArgumentNode, type GraphQLField, type GraphQLObjectType, type Grap
 import type { Feed, SessionPage } from '../../spoke/model/source';
 import type { UsageRow } from '../../spoke/model/usage';
 import type { Context } from '../builder';
+import { completedLimit, keepFirst } from '../feed-limit';
 import type { SearchPage } from '../types/search';
 import { delegateQuery, delegation, type RemoteExecutor, selectionText } from './delegate';
 import { declaredRoute } from './hub-route';
@@ -86,6 +87,7 @@ function mergeFeed(field: Field): void {
       }
       merged[column] = rows.sort((a, b) => b.at - a.at).map((r) => r.value);
     }
+    merged.completed = keepFirst(merged.completed, completedLimit(args.completedFirst as number | null | undefined));
     return merged;
   };
 }

@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { Goal } from '../../spoke/model/goal';
 import type { Feed, FeedChange, GoalRef } from '../../spoke/model/source';
 import { builder } from '../builder';
+import { completedLimit, keepFirst } from '../feed-limit';
 import { sessionId } from '../ids';
 import { hubRoute } from '../remote/hub-route';
 import { batchParts, clearAcrossHosts, undoAcrossHosts } from '../remote/remote-mutations';
@@ -181,8 +182,17 @@ builder.queryField('feed', (t) =>
   t.field({
     extensions: hubRoute({ kind: 'merged', rule: 'feed' }),
     type: FeedRef,
-    args: { hosts: t.arg.stringList({ description: 'only these hosts' }), since: t.arg.string({ description: 'RFC 3339; goals active since' }) },
-    resolve: (_, args, { source }) => source.feed(args.hosts ?? null, parseTime('since', args.since)),
+    args: {
+      hosts: t.arg.stringList({ description: 'only these hosts' }),
+      since: t.arg.string({ description: 'RFC 3339; goals active since' }),
+      completedFirst: t.arg.int({
+        description: 'at most this many completed goals, the most recently updated (a long history holds tens of thousands); all when left out',
+      }),
+    },
+    resolve: (_, args, { source }) => {
+      const feed = source.feed(args.hosts ?? null, parseTime('since', args.since));
+      return { ...feed, completed: keepFirst(feed.completed, completedLimit(args.completedFirst)) };
+    },
   }),
 );
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEED, GOAL_CARD } from '../../web/src/feed/queries';
+import { COMPLETED_READ, FEED, GOAL_CARD } from '../../web/src/feed/queries';
 import { graphql, type ResultOf, readFragment } from '../../web/src/lib/graphql';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
@@ -154,6 +154,39 @@ describe('the feed on the fixtures', () => {
     expect((await shownColumns(page)).completed.toSorted()).toEqual(before.toSorted());
     expect((await feedOf(kernel)).completed.map((g) => g.id)).toEqual(before);
     expect(await completed.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the feed of a long history', () => {
+  let root: string;
+  let kernel: TestKernel;
+  const ASKS = COMPLETED_READ + 20;
+
+  beforeAll(async () => {
+    // more answered asks than the page reads: a long history holds tens of thousands
+    root = mkdtempSync(join(tmpdir(), 'loom-feed-long-'));
+    mkdirSync(join(root, '-home-dev-long'));
+    let lines = '';
+    for (let i = 0; i < ASKS; i++)
+      lines += line(prompt(`p${i}`, i === 0 ? null : `a${i - 1}`, `ask ${i}`)) + line(assistant(`a${i}`, `p${i}`, [say('done')], 'end_turn'));
+    writeFileSync(join(root, '-home-dev-long', 'long.jsonl'), lines);
+    kernel = await startTestKernel(root);
+  });
+  afterAll(async () => {
+    await kernel?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('reads the most recent completed asks, newest first, and says where the older ones are', async () => {
+    const all = (await kernel.gql(graphql(`{ feed { completed { id } } }`))).data.feed.completed.map((g) => g.id);
+    expect(all).toHaveLength(ASKS);
+    const { page, errors } = await openFeed(kernel);
+    const column = page.locator('[data-column="completed"]');
+    await column.locator('.feed-note').waitFor();
+    expect(await column.locator('.feed-count').textContent()).toBe(String(COMPLETED_READ));
+    expect(await column.locator('.feed-note').textContent()).toBe(`The ${COMPLETED_READ} most recent were read; older ones are in their sessions.`);
+    expect(await column.locator('[data-goal]').first().getAttribute('data-goal')).toBe(all[0]);
     expect(errors).toEqual([]);
   });
 });

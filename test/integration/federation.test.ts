@@ -551,6 +551,13 @@ describe('remote sessions through the hub', () => {
     expect(ids.some((id: string) => id.startsWith('laptop:hub1/'))).toBe(true);
   });
 
+  it("cuts the merged feed's completed goals to the first few asked for, newest of both hosts first", async () => {
+    const all = (await hub.gql(graphql(`{ feed { completed { id updatedAt } } }`))).data.feed.completed;
+    expect(all.length).toBeGreaterThan(2);
+    const { data } = await hub.gql(graphql(`{ feed(completedFirst: 2) { completed { id updatedAt } } }`));
+    expect(data.feed.completed).toEqual(all.slice(0, 2));
+  });
+
   it('draws the remote sessions as timeline lanes beside the local ones', async () => {
     const { data, errors } = await hub.gql(
       graphql(`{ timeline(from: "2020-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z") { session { id host { name } } triggers { turnId } } }`),

@@ -46,6 +46,15 @@ describe('goals over the real fixtures', () => {
     const elsewhere = await kernel.gql(graphql(`{ feed(hosts: ["other"]) { completed { id } } }`));
     expect(elsewhere.data.feed.completed).toEqual([]);
   });
+
+  it('keeps only the most recently updated completed goals when asked for the first few, and refuses fewer than none', async () => {
+    const all = (await kernel.gql(graphql(`{ feed { working { id } completed { id } } }`))).data.feed;
+    const { data } = await kernel.gql(graphql(`{ feed(completedFirst: 3) { working { id } completed { id } } }`));
+    expect(data.feed.completed).toEqual(all.completed.slice(0, 3));
+    expect(data.feed.working).toEqual(all.working);
+    const bad = await kernel.gql(graphql(`{ feed(completedFirst: -1) { completed { id } } }`));
+    expect(bad.errors![0].extensions?.code).toBe('BAD_USER_INPUT');
+  });
 });
 
 describe('clearing the feed', () => {

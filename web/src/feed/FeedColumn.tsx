@@ -23,10 +23,12 @@ interface Props {
   onOpen(id: string): void;
   /** buttons for the column's header */
   actions?: ReactNode;
+  /** a line under the cards */
+  note?: ReactNode;
 }
 
 /** One column of the feed: the goals of one rolled-up status, newest first. */
-export function FeedColumn({ status, goals, loaded, tabs, now, onOpen, actions }: Props) {
+export function FeedColumn({ status, goals, loaded, tabs, now, onOpen, actions, note }: Props) {
   const name = status.toLowerCase();
   const [shown, setShown] = useState(PAGE);
   return (
@@ -53,6 +55,7 @@ export function FeedColumn({ status, goals, loaded, tabs, now, onOpen, actions }
           )}
         </ul>
       )}
+      {note && <p className="feed-note">{note}</p>}
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { ClearBar } from './ClearBar';
 import { FeedColumn } from './FeedColumn';
 import { retryFeed, useFeed } from './feed-store';
 import { GoalModal } from './GoalModal';
+import { COMPLETED_READ } from './queries';
 import type { GoalStatus } from './types';
 import { type Notifications, useBlockedNotifications } from './use-blocked-notifications';
 import './feed.css';
@@ -17,7 +18,7 @@ const PHONE_COLUMNS: GoalStatus[] = ['BLOCKED', 'WORKING', 'COMPLETED'];
 
 // The feed: every ask of every session in three columns, so the one that needs you is found first.
 export function FeedPane() {
-  const { loaded, error, columns, lastClear } = useFeed();
+  const { loaded, error, columns, lastClear, olderCompleted } = useFeed();
   const { byId: tabs } = useSessions();
   const now = useNow(15_000);
   const [openGoal, setOpenGoal] = useState<string | null>(null);
@@ -53,6 +54,7 @@ export function FeedPane() {
               now={now}
               onOpen={setOpenGoal}
               actions={status === 'COMPLETED' && <ClearBar completed={columns.COMPLETED.map((g) => g.id)} lastClear={lastClear} />}
+              note={status === 'COMPLETED' && olderCompleted && `The ${COMPLETED_READ} most recent were read; older ones are in their sessions.`}
             />
           ))}
         </div>

@@ -4,12 +4,13 @@ import { readFragment } from '../lib/graphql';
 import { idempotencyKey } from '../lib/idempotency-key';
 import { oncePerBurst } from '../lib/once-per-burst';
 import { createStore } from '../lib/store';
-import { CLEAR_GOALS, FEED, FEED_CHANGES, GOAL_CARD, UNDO_CLEAR } from './queries';
+import { CLEAR_GOALS, COMPLETED_READ, FEED, FEED_CHANGES, GOAL_CARD, UNDO_CLEAR } from './queries';
 import { type FeedGoal, type GoalStatus, sessionIdOf } from './types';
 
 // Every top-level goal in the feed, kept current: read once with `feed`, then patched by
 // `feedChanged`, which sends all of a session's goals in the feed whenever one changes (a clear
-// or an undo, here or in another page, included).
+// or an undo, here or in another page, included). The read takes the most recent completed goals
+// only: a long history holds tens of thousands, more than one answer may carry.
 
 export interface ClearBatch {
   batchId: string;
@@ -23,9 +24,17 @@ export interface FeedSnapshot {
   columns: Record<GoalStatus, FeedGoal[]>;
   /** the last clear, while it can be undone */
   lastClear: ClearBatch | null;
+  /** the last read stopped at COMPLETED_READ completed goals: older ones may not be here */
+  olderCompleted: boolean;
 }
 
-const store = createStore<FeedSnapshot>({ loaded: false, error: null, columns: { WORKING: [], BLOCKED: [], COMPLETED: [] }, lastClear: null });
+const store = createStore<FeedSnapshot>({
+  loaded: false,
+  error: null,
+  columns: { WORKING: [], BLOCKED: [], COMPLETED: [] },
+  lastClear: null,
+  olderCompleted: false,
+});
 
 /** the feed's goals, by session id */
 let bySession = new Map<string, readonly FeedGoal[]>();
@@ -71,7 +80,7 @@ async function load(): Promise<void> {
   const events = new Map<string, readonly FeedGoal[]>();
   reads.add(events);
   try {
-    const { feed } = await query(FEED);
+    const { feed } = await query(FEED, { completedFirst: COMPLETED_READ });
     // a read made after this one has answered already: what it showed is newer
     if (number < newestShown) return;
     newestShown = number;
@@ -80,7 +89,7 @@ async function load(): Promise<void> {
       bySession.set(sessionIdOf(goal.id), [...(bySession.get(sessionIdOf(goal.id)) ?? []), goal]);
     }
     for (const [sessionId, goals] of events) place(sessionId, goals);
-    publish({ loaded: true, error: null });
+    publish({ loaded: true, error: null, olderCompleted: feed.completed.length >= COMPLETED_READ });
     // what the page shows is current again (after a reconnect it may not have been)
     connection.fresh();
   } catch (err) {

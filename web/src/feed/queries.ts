@@ -17,9 +17,12 @@ export const GOAL_CARD = graphql(
   [REQUEST],
 );
 
+/** completed goals read with the feed, the most recently updated: a long history holds tens of thousands */
+export const COMPLETED_READ = 500;
+
 export const FEED = graphql(
   `
-  query Feed { feed { working { ...GoalCard } blocked { ...GoalCard } completed { ...GoalCard } } }
+  query Feed($completedFirst: Int) { feed(completedFirst: $completedFirst) { working { ...GoalCard } blocked { ...GoalCard } completed { ...GoalCard } } }
 `,
   [GOAL_CARD],
 );
