@@ -53,6 +53,13 @@ import { VERSION } from './version';
 
 type ChangeKind = SessionChange['kind'];
 
+/**
+ * While the first index runs, every session read is a change: a subscriber hears of them together
+ * this often rather than once per file (a page open on a long history otherwise took one frame
+ * per session for each of its streams, and spent its time drawing them; docs/performance.md).
+ */
+const FIRST_INDEX_CHANGES_MS = 250;
+
 export interface LocalSourceOptions extends Pick<TrackerOptions, 'indexWorkersAfter' | 'indexPortionBytes' | 'waitForIndexWorkers'> {
   projectsRoot: string;
   /** where to keep the index cache that makes restarts fast; none when absent */
@@ -228,7 +235,7 @@ export class LocalSource implements Source {
     return feed;
   }
 
-  feedChanged(since: number | null): AsyncIterableIterator<FeedChange> {
+  feedChanged(since: number | null, completedSince: number | null = null): AsyncIterableIterator<FeedChange> {
     const pending = new Set<string>();
     const pulse = this.follow((changes) => {
       for (const key of changes.keys()) pending.add(key);
@@ -236,7 +243,10 @@ export class LocalSource implements Source {
     const goalsOf = (key: string): FeedChange | null => {
       const session = this.catalog.get(key);
       if (!session || !this.isListed(session)) return null;
-      return { host: this.host.name, key, goals: this.feedGoalsOf(session) };
+      const goals = this.feedGoalsOf(session);
+      // a page that holds the newest completed goals needs no older ones (a first index sends every session's)
+      if (completedSince === null) return { host: this.host.name, key, goals };
+      return { host: this.host.name, key, goals: goals.filter((g) => g.rolledUpStatus !== 'COMPLETED' || g.updatedAt >= completedSince) };
     };
     async function* changes(): AsyncGenerator<FeedChange> {
       try {
@@ -639,11 +649,19 @@ export class LocalSource implements Source {
    * had the sessions changed since then, as UPDATED (for a subscriber catching up after a gap).
    */
   private follow(take: (changes: Map<string, ChangeKind>) => void, since: number | null = null): Pulse {
+    let held: NodeJS.Timeout | null = null;
     const listener = (changes: Map<string, ChangeKind>) => {
       take(changes);
-      pulse.notify();
+      if (this.tracker.progress.done) return pulse.notify();
+      held ??= setTimeout(() => {
+        held = null;
+        pulse.notify();
+      }, FIRST_INDEX_CHANGES_MS);
     };
-    const pulse = new Pulse(() => this.listeners.delete(listener));
+    const pulse = new Pulse(() => {
+      if (held) clearTimeout(held);
+      this.listeners.delete(listener);
+    });
     this.listeners.add(listener);
     if (since !== null) listener(new Map(this.changedSince(since).map((key) => [key, 'UPDATED'])));
     return pulse;

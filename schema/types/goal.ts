@@ -163,7 +163,8 @@ const FeedRef = builder.objectRef<Feed>('Feed').implement({
 });
 
 const FeedChangeRef = builder.objectRef<FeedChange>('FeedChange').implement({
-  description: "A session's feed goals changed (new activity, a clear or an undo): all of the session's goals in the feed now, cleared ones left out.",
+  description:
+    "A session's feed goals changed (new activity, a clear or an undo): all of the session's goals in the feed now, cleared ones left out (and completed ones before `completedSince`, when asked).",
   fields: (t) => ({
     sessionId: t.id({ resolve: (c) => sessionId(c.host, c.key) }),
     goals: t.field({ type: [GoalRefType], resolve: (c) => c.goals.map((goal) => ({ host: c.host, key: c.key, goal })) }),
@@ -265,8 +266,12 @@ builder.subscriptionField('feedChanged', (t) =>
         type: 'DateTime',
         description: 'first the goals of each session changed at or after this time (to catch up after a gap), then the changes as they come',
       }),
+      completedSince: t.arg({
+        type: 'DateTime',
+        description: 'leaves out of each change the completed goals last updated before this time (a page holding the newest few needs no older ones)',
+      }),
     },
-    subscribe: (_, { since }, { source }) => source.feedChanged(since?.getTime() ?? null),
+    subscribe: (_, { since, completedSince }, { source }) => source.feedChanged(since?.getTime() ?? null, completedSince?.getTime() ?? null),
     resolve: (change) => change,
   }),
 );

@@ -154,8 +154,11 @@ export interface Source {
   /** a session's goals, oldest first, with the live state applied */
   goals(host: string, key: string): Goal[];
   feed(hosts: string[] | null, since: number | null): Feed;
-  /** each change of a session's feed goals; with `since`, first the goals of every session changed since then */
-  feedChanged(since: number | null): AsyncIterableIterator<FeedChange>;
+  /**
+   * each change of a session's feed goals; with `since`, first the goals of every session changed
+   * since then; with `completedSince`, leaving out completed goals last updated before it
+   */
+  feedChanged(since: number | null, completedSince?: number | null): AsyncIterableIterator<FeedChange>;
   /** takes goals out of the feed; the same idempotency key twice makes one batch */
   clearGoals(goals: { host: string; key: string; anchor: string }[], idempotencyKey: string): Promise<{ batchId: string; cleared: number }>;
   /** puts a cleared batch back; null when there is no such batch */

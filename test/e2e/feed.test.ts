@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPLETED_READ, FEED, GOAL_CARD } from '../../web/src/feed/queries';
+import { FEED, GOAL_CARD } from '../../web/src/feed/queries';
+import { COMPLETED_READ } from '../../web/src/feed/types';
 import { graphql, type ResultOf, readFragment } from '../../web/src/lib/graphql';
 import { BROWSER_START_TIMEOUT_MS, startBrowser, type TestBrowser } from '../helpers/browser';
 import { FIXTURES, startTestKernel, type TestKernel } from '../helpers/kernel';
@@ -162,6 +163,7 @@ describe('the feed of a long history', () => {
   let root: string;
   let kernel: TestKernel;
   const ASKS = COMPLETED_READ + 20;
+  const file = () => join(root, '-home-dev-long', 'long.jsonl');
 
   beforeAll(async () => {
     // more answered asks than the page reads: a long history holds tens of thousands
@@ -170,7 +172,7 @@ describe('the feed of a long history', () => {
     let lines = '';
     for (let i = 0; i < ASKS; i++)
       lines += line(prompt(`p${i}`, i === 0 ? null : `a${i - 1}`, `ask ${i}`)) + line(assistant(`a${i}`, `p${i}`, [say('done')], 'end_turn'));
-    writeFileSync(join(root, '-home-dev-long', 'long.jsonl'), lines);
+    writeFileSync(file(), lines);
     kernel = await startTestKernel(root);
   });
   afterAll(async () => {
@@ -187,6 +189,11 @@ describe('the feed of a long history', () => {
     expect(await column.locator('.feed-count').textContent()).toBe(String(COMPLETED_READ));
     expect(await column.locator('.feed-note').textContent()).toBe(`The ${COMPLETED_READ} most recent were read; older ones are in their sessions.`);
     expect(await column.locator('[data-goal]').first().getAttribute('data-goal')).toBe(all[0]);
+    // an ask answered since comes first, and the column still holds the most recent ones only
+    const last = `a${ASKS - 1}`;
+    appendFileSync(file(), line(prompt('p-new', last, 'one more ask')) + line(assistant('a-new', 'p-new', [say('done')], 'end_turn')));
+    await column.locator('[data-goal]').first().and(page.locator('[data-goal="test:long/p-new"]')).waitFor();
+    expect(await column.locator('.feed-count').textContent()).toBe(String(COMPLETED_READ));
     expect(errors).toEqual([]);
   });
 });

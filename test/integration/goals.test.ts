@@ -29,6 +29,38 @@ describe('goals over the real fixtures', () => {
     expect(subagents).toContainEqual({ kind: 'SUBAGENT', title: 'Research Claude Code plan mode', status: 'COMPLETED' });
   });
 
+  it('leaves out of feedChanged the completed goals last updated before completedSince, and nothing else', async () => {
+    const { completed } = (await kernel.gql(graphql(`{ feed { completed { id updatedAt session { id } } } }`))).data.feed;
+    const cut = completed[2];
+    const changes = iterate(
+      kernel.ws(),
+      graphql(`subscription($cut: DateTime) { feedChanged(since: "1970-01-01T00:00:00Z", completedSince: $cut) { sessionId goals { id rolledUpStatus } } }`),
+      { cut: cut.updatedAt },
+    );
+    // the catch-up sends each session's goals once: read until every session of the feed was sent
+    const sessions = new Set(completed.map((g) => g.session!.id));
+    const sent = new Map<string, { id: string; rolledUpStatus: string }[]>();
+    for await (const { data } of changes) {
+      sent.set(data!.feedChanged.sessionId, data!.feedChanged.goals);
+      if ([...sessions].every((id) => sent.has(id))) break;
+    }
+    const goals = [...sent.values()].flat();
+    const newest = completed.filter((g) => g.updatedAt >= cut.updatedAt).map((g) => g.id);
+    expect(
+      goals
+        .filter((g) => g.rolledUpStatus === 'COMPLETED')
+        .map((g) => g.id)
+        .toSorted(),
+    ).toEqual(newest.toSorted());
+    const { feed } = (await kernel.gql(graphql(`{ feed { blocked { id } } }`))).data;
+    expect(
+      goals
+        .filter((g) => g.rolledUpStatus === 'BLOCKED')
+        .map((g) => g.id)
+        .toSorted(),
+    ).toEqual(feed.blocked.map((g) => g.id).toSorted());
+  });
+
   it('ends the goal of an interrupted turn with outcome INTERRUPTED', async () => {
     const { data } = await kernel.gql(GOALS, { id: 'test:fed8ce56-bc79-401f-a83e-af084253362f' });
     expect(data.session!.goals.map((g) => g.outcome)).toContain('INTERRUPTED');

@@ -7,8 +7,7 @@ import { ClearBar } from './ClearBar';
 import { FeedColumn } from './FeedColumn';
 import { retryFeed, useFeed } from './feed-store';
 import { GoalModal } from './GoalModal';
-import { COMPLETED_READ } from './queries';
-import type { GoalStatus } from './types';
+import { COMPLETED_READ, type GoalStatus } from './types';
 import { type Notifications, useBlockedNotifications } from './use-blocked-notifications';
 import './feed.css';
 

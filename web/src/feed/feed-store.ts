@@ -4,13 +4,15 @@ import { readFragment } from '../lib/graphql';
 import { idempotencyKey } from '../lib/idempotency-key';
 import { oncePerBurst } from '../lib/once-per-burst';
 import { createStore } from '../lib/store';
-import { CLEAR_GOALS, COMPLETED_READ, FEED, FEED_CHANGES, GOAL_CARD, UNDO_CLEAR } from './queries';
-import { type FeedGoal, type GoalStatus, sessionIdOf } from './types';
+import { CLEAR_GOALS, FEED, FEED_CHANGES, GOAL_CARD, UNDO_CLEAR } from './queries';
+import { COMPLETED_READ, type FeedGoal, type GoalStatus, sessionIdOf } from './types';
 
 // Every top-level goal in the feed, kept current: read once with `feed`, then patched by
 // `feedChanged`, which sends all of a session's goals in the feed whenever one changes (a clear
-// or an undo, here or in another page, included). The read takes the most recent completed goals
-// only: a long history holds tens of thousands, more than one answer may carry.
+// or an undo, here or in another page, included). The page holds the most recent completed goals
+// only (COMPLETED_READ): a long history holds tens of thousands, more than one answer may carry.
+// Once it holds that many, its changes leave older completed goals out, so a first index that
+// announces every session of a long history does not send the page each one's.
 
 export interface ClearBatch {
   batchId: string;
@@ -46,6 +48,8 @@ const reads = new Set<Map<string, readonly FeedGoal[]>>();
 let readsStarted = 0;
 let newestShown = 0;
 let started = false;
+/** the feedChanged subscription, and the time before which it leaves completed goals out (null: none) */
+let changes: { stop: () => void; completedSince: string | null } | null = null;
 
 /** By last activity; of two goals active at the same moment, the later ask first. */
 function newestFirst(a: FeedGoal, b: FeedGoal): number {
@@ -58,7 +62,34 @@ function publish(patch: Partial<FeedSnapshot> = {}): void {
     for (const goal of goals) if (!clearing.has(goal.id)) columns[goal.rolledUpStatus].push(goal);
   }
   for (const list of Object.values(columns)) list.sort(newestFirst);
-  store.set({ ...store.get(), ...patch, columns });
+  const { COMPLETED: completed } = columns;
+  let olderCompleted = patch.olderCompleted ?? store.get().olderCompleted;
+  if (completed.length > COMPLETED_READ) {
+    completed.length = COMPLETED_READ;
+    olderCompleted = true;
+  }
+  if (olderCompleted && completed.length === COMPLETED_READ && changes && sinceMoved(changes.completedSince, completed[COMPLETED_READ - 1].updatedAt)) {
+    follow(completed[COMPLETED_READ - 1].updatedAt);
+  }
+  store.set({ ...store.get(), ...patch, olderCompleted, columns });
+}
+
+/**
+ * Whether the oldest completed goal the page holds is now enough later than what its changes leave
+ * out to subscribe again: an hour, so that the goals of an ordinary day do not subscribe again at
+ * each completion, while a first index (whose workers announce the oldest sessions as the kernel
+ * announces the newest) soon narrows what it is sent.
+ */
+function sinceMoved(subscribed: string | null, oldestHeld: string): boolean {
+  return subscribed === null || Date.parse(oldestHeld) - Date.parse(subscribed) >= 60 * 60 * 1000;
+}
+
+/** Subscribes to feedChanged; the new subscription first, so no change falls between the two. */
+function follow(completedSince: string | null): void {
+  const previous = changes;
+  const stop = subscribe(FEED_CHANGES, { completedSince }, ({ feedChanged }) => onEvent(feedChanged.sessionId, readFragment(GOAL_CARD, feedChanged.goals)));
+  changes = { stop, completedSince };
+  previous?.stop();
 }
 
 function place(sessionId: string, goals: readonly FeedGoal[]): void {
@@ -103,7 +134,7 @@ function start(): void {
   if (started) return;
   started = true;
   // changes first, so nothing that happens while the feed loads is missed
-  subscribe(FEED_CHANGES, {}, ({ feedChanged }) => onEvent(feedChanged.sessionId, readFragment(GOAL_CARD, feedChanged.goals)));
+  follow(null);
   void load();
   // after a reconnect the feed may have missed changes: read it again
   connection.subscribe(() => {

@@ -17,9 +17,6 @@ export const GOAL_CARD = graphql(
   [REQUEST],
 );
 
-/** completed goals read with the feed, the most recently updated: a long history holds tens of thousands */
-export const COMPLETED_READ = 500;
-
 export const FEED = graphql(
   `
   query Feed($completedFirst: Int) { feed(completedFirst: $completedFirst) { working { ...GoalCard } blocked { ...GoalCard } completed { ...GoalCard } } }
@@ -29,7 +26,7 @@ export const FEED = graphql(
 
 export const FEED_CHANGES = graphql(
   `
-  subscription FeedChanges { feedChanged { sessionId goals { ...GoalCard } } }
+  subscription FeedChanges($completedSince: DateTime) { feedChanged(completedSince: $completedSince) { sessionId goals { ...GoalCard } } }
 `,
   [GOAL_CARD],
 );

@@ -9,6 +9,9 @@ export type ChildKind = Enum<'ChildGoalKind'>;
 /** UNFINISHED: left open with nobody at work on it (the kernel decides, by its clock) */
 export type GoalOutcome = Enum<'GoalOutcome'>;
 
+/** completed goals the page holds, the most recently updated: a long history holds tens of thousands */
+export const COMPLETED_READ = 500;
+
 /** A card in the feed. */
 export type FeedGoal = ResultOf<typeof GOAL_CARD>;
 /** A goal in full (the modal); its anchor is the prompt that opened it, whose id is its turn's. */
