@@ -26,7 +26,7 @@ export interface FeedSnapshot {
   columns: Record<GoalStatus, FeedGoal[]>;
   /** the last clear, while it can be undone */
   lastClear: ClearBatch | null;
-  /** the last read stopped at COMPLETED_READ completed goals: older ones may not be here */
+  /** the page holds the COMPLETED_READ most recent completed goals, and there may be older ones */
   olderCompleted: boolean;
 }
 
