@@ -142,6 +142,8 @@ describe('the feed on the fixtures', () => {
     await sleep(300); // let the subscription start before the clear
     await completed.getByRole('button', { name: 'Clear completed' }).click();
     await completed.getByText('Nothing completed.').waitFor();
+    // the page hides the cards at once; Undo comes once the kernel has answered the clear
+    await completed.getByRole('button', { name: 'Undo' }).waitFor();
     expect((await feedOf(kernel)).completed).toEqual([]);
     const touched = new Set(before.map((id) => id.slice(0, id.indexOf('/'))));
     await until(() => [...touched].every((s) => changed.has(s)), 'feedChanged for every session cleared');
