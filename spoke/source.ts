@@ -60,7 +60,7 @@ type ChangeKind = SessionChange['kind'];
  */
 const FIRST_INDEX_CHANGES_MS = 250;
 
-export interface LocalSourceOptions extends Pick<TrackerOptions, 'indexWorkersAfter' | 'indexPortionBytes' | 'waitForIndexWorkers'> {
+export interface LocalSourceOptions extends Pick<TrackerOptions, 'indexWorkersAfter' | 'indexPortionBytes' | 'waitForIndexWorkers' | 'firstScreenHeads'> {
   projectsRoot: string;
   /** where to keep the index cache that makes restarts fast; none when absent */
   cacheFile?: string;
@@ -136,6 +136,7 @@ export class LocalSource implements Source {
       indexWorkersAfter: options.indexWorkersAfter,
       indexPortionBytes: options.indexPortionBytes,
       waitForIndexWorkers: options.waitForIndexWorkers,
+      firstScreenHeads: options.firstScreenHeads,
     });
     this.searchIndex = options.searchFile ? this.openSearchIndex(options.searchFile) : null;
     this.live = options.liveDir
@@ -272,6 +273,8 @@ export class LocalSource implements Source {
 
   /** A session's goals as the transcript shows them, with what the hooks say and the clock. */
   private goalsNow(session: TranscriptSession): Goal[] {
+    // a first screen's session read to its head only: its last turn may end later in the file
+    if (this.tracker.onlyHeadRead(session)) return [];
     const live = this.liveOf(session.key);
     const request = this.options.latestRequest?.(this.claudeIdsOf(session.key)) ?? null;
     return withClock(withLive(session.goals() ?? this.rejudge(session.key), live, request), live, this.now());

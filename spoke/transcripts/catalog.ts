@@ -322,6 +322,11 @@ export class SessionCatalog {
     }
   }
 
+  /** Sessions woken for the index's own next read, not for a reader: the first index lets them sleep again at once. */
+  notWokenForReaders(sessions: TranscriptSession[]): void {
+    for (const session of sessions) this.rewoken.delete(session.key);
+  }
+
   private awakeRewoken(): number {
     let count = 0;
     for (const key of this.rewoken) if (this.awake.has(key)) count++;

@@ -57,6 +57,13 @@ const PREFETCH_BYTES = 2 * 1024 * 1024;
 export const INDEX_WORKERS_AFTER_BYTES = 64 * 1024 * 1024;
 /** the sessions of a first screen: the dashboard's list shows about as many */
 const FIRST_SCREEN_SESSIONS = 50;
+/**
+ * With at least `after` bytes to read, the first index lists its first screen from the first
+ * `head` bytes of each of the newest files before it reads any of them whole: the head of a
+ * session's file holds its first prompt, which names it. On a synthetic gigabyte the 50 newest
+ * sessions were listed 0.2 s after the link instead of 0.5 s (docs/performance.md).
+ */
+export const FIRST_SCREEN_HEADS = { after: 64 * 1024 * 1024, head: 64 * 1024 };
 /** a session's folder is watched (for a subagents/ to appear) while the session was written in the last day */
 const SESSION_ACTIVE_MS = 24 * 60 * 60 * 1000;
 
@@ -103,7 +110,12 @@ export interface TrackerOptions {
   indexPortionBytes?: number;
   /** once the index workers start, the kernel's thread waits for them rather than read any file itself (tests: every file read by a worker) */
   waitForIndexWorkers?: boolean;
+  /** when the first screen is read from heads, and how long a head is: FIRST_SCREEN_HEADS unless told (tests: a small tree, short heads) */
+  firstScreenHeads?: { after: number; head: number };
 }
+
+/** As new as the file before it: past the 50th session, which of such files is newer no one can tell. */
+const tiedWithLast = (found: FoundFile[], i: number): boolean => i > 0 && found[i].mtimeMs > 0 && found[i].mtimeMs === found[i - 1].mtimeMs;
 
 export class TranscriptTracker {
   readonly progress: IndexingProgress;
@@ -123,6 +135,8 @@ export class TranscriptTracker {
   private pool: IndexPool | null = null;
   /** the wake in progress, which the next waits for */
   private wakes: Promise<unknown> = Promise.resolve();
+  /** files of the first screen whose head alone is read (readHeads): their sessions show no goals until the rest is */
+  private readonly headOnly = new Set<string>();
 
   constructor(
     readonly root: string,
@@ -186,11 +200,10 @@ export class TranscriptTracker {
       };
       let leftForWorkers = toRead.reduce((sum, f) => (forWorkers(f.path) ? sum + f.size : sum), 0);
       const listed = new Set<string>();
-      /** as new as the file before it: past the 50th session, which of such files is newer no one can tell */
-      const tiedWithLast = (i: number) => i > 0 && found[i].mtimeMs > 0 && found[i].mtimeMs === found[i - 1].mtimeMs;
       // alone until the first screen is listed (and every file as new as its last), if what is
       // left is worth a worker, else up to workersAfter
-      const alone = (i: number) => readAlone < workersAfter && (listed.size < FIRST_SCREEN_SESSIONS || leftForWorkers < workersAfter || tiedWithLast(i));
+      const alone = (i: number) => readAlone < workersAfter && (listed.size < FIRST_SCREEN_SESSIONS || leftForWorkers < workersAfter || tiedWithLast(found, i));
+      await this.readHeads(found, forWorkers, workersAfter);
       let at = 0;
       for (let turn = 0; at < found.length && alone(at); at++) {
         if (this.stopped) return;
@@ -218,6 +231,40 @@ export class TranscriptTracker {
     if (this.cacheStale) this.saveCache();
     onProgress?.(this.progress);
     void this.copyAll(found);
+  }
+
+  /**
+   * The first screen, listed before any of its files is read whole: the head of each of the
+   * newest main files never read (those the workers' rule counts), up to the first screen's
+   * sessions and within what the kernel's thread reads alone. Each falls asleep once its head is
+   * read, as any session of the first index once read (fifty held awake made V8 move the index's
+   * objects to its old generation early, and the whole index slower: docs/performance.md); the
+   * first index then wakes and reads each on from its head in turn. Until then a session shows
+   * no goals (`onlyHeadRead`): a turn cut at the head's end would read as one still at work, or
+   * blocked.
+   */
+  private async readHeads(found: FoundFile[], unread: (path: string) => boolean, within: number): Promise<void> {
+    const { after, head } = this.options.firstScreenHeads ?? FIRST_SCREEN_HEADS;
+    if (found.reduce((sum, f) => (unread(f.path) ? sum + f.size : sum), 0) < after) return;
+    const listed = new Set<string>();
+    let bytes = 0;
+    for (let i = 0; i < found.length && (listed.size < FIRST_SCREEN_SESSIONS || tiedWithLast(found, i)) && bytes < within; i++) {
+      if (this.stopped) return;
+      const { path, size } = found[i];
+      const place = this.files.get(path)?.place;
+      if (place?.role !== 'main' || !unread(path)) continue;
+      bytes += size;
+      if (size > head) this.headOnly.add(path);
+      await this.pump(path, false, head);
+      if (this.catalog.isVisible(place.sessionKey)) listed.add(place.sessionKey);
+    }
+  }
+
+  /** Whether only the head of a file of this session is read yet, in the first index (readHeads). */
+  onlyHeadRead(session: TranscriptSession): boolean {
+    if (this.headOnly.size === 0) return false;
+    for (const path of session.files.keys()) if (this.headOnly.has(path)) return true;
+    return false;
   }
 
   private fromCache(size: number): void {
@@ -637,6 +684,7 @@ export class TranscriptTracker {
     // a file opened ahead of its turn is closed: nothing else would
     this.files.get(path)?.tail.dropPrefetch();
     this.files.delete(path);
+    this.headOnly.delete(path);
     this.catalog.forgetFile(path);
   }
 
@@ -658,9 +706,9 @@ export class TranscriptTracker {
   /**
    * One reader per file at a time; a signal during a read makes the reader go round again.
    * `onThisThread`: the first read of a file taken from the index workers, while they keep every
-   * other core busy (FileTail.read).
+   * other core busy (FileTail.read). `limit`: read to there at most (a first screen's head).
    */
-  private pump(path: string, onThisThread = false): Promise<void> {
+  private pump(path: string, onThisThread = false, limit = Infinity): Promise<void> {
     const file = this.track(path);
     if (!file) return Promise.resolve();
     if (file.reading !== null) {
@@ -670,7 +718,7 @@ export class TranscriptTracker {
     file.reading = (async () => {
       do {
         file.again = false;
-        await this.readOnce(file, onThisThread);
+        await this.readOnce(file, onThisThread, limit);
       } while (file.again && !this.stopped);
     })().finally(() => {
       file.reading = null;
@@ -678,8 +726,8 @@ export class TranscriptTracker {
     return file.reading;
   }
 
-  /** Reads what a file gained. */
-  private async readOnce(file: TrackedFile, onThisThread = false): Promise<void> {
+  /** Reads what a file gained, to `limit` at most. */
+  private async readOnce(file: TrackedFile, onThisThread = false, limit = Infinity): Promise<void> {
     const initial = !this.progress.done;
     const before = file.tail.offset;
     let woken: TranscriptSession[] = [];
@@ -696,7 +744,7 @@ export class TranscriptTracker {
           },
           line: (line) => file.ingest!.line(line),
         },
-        Infinity,
+        limit,
         onThisThread,
       );
       file.ingest.progress(file.tail.offset, file.tail.lines);
@@ -706,7 +754,12 @@ export class TranscriptTracker {
     }
     if (initial) this.progress.bytesDone += Math.max(0, file.tail.offset - before);
     this.options.read?.(file.path);
-    this.catalog.trim(woken, initial, (session) => [...session.files.keys()].some((path) => path !== file.path && this.files.get(path)?.reading != null));
+    // woken only to read on from a first screen's head: asleep again once read, as any session of the first index
+    const restOfHead = limit === Infinity && this.headOnly.delete(file.path);
+    if (restOfHead) this.catalog.notWokenForReaders(woken);
+    this.catalog.trim(restOfHead ? [] : woken, initial, (session) =>
+      [...session.files.keys()].some((path) => path !== file.path && this.files.get(path)?.reading != null),
+    );
     this.announce();
   }
 

@@ -10,9 +10,9 @@ import { LOOM, postGql } from './kernel-process';
 // this process asks it over HTTP every 20 ms for the sessions whose files are newest
 // (newest-sessions.ts; more than a screen of them, since some files hold no session to list).
 // Reports when the link was printed, when the first 50 of them that the finished index lists were
-// all listed, each with the name it has at the end, and when indexing was done, each timed from
-// the command's start; and the kernel's peak RSS then, and once its search index's pass (which
-// starts after indexing) is done.
+// all listed, then all listed with the name each has at the end, and when indexing was done, each
+// timed from the command's start; and the kernel's peak RSS then, and once its search index's pass
+// (which starts after indexing) is done.
 //
 // Each poll asks for the candidates by id in one request rather than paging through the whole
 // `sessions` list, so that polling costs the indexer it is timing as little as possible.
@@ -78,8 +78,12 @@ const expected = candidates
   .map((_, i) => i)
   .filter((i) => final[i] !== null)
   .slice(0, FIRST_SCREEN);
+// listed with a name (one from a file's head can change once the rest is read), then with the one they end with
+const listed = polls.find((p) => expected.every((i) => p.names[i] !== null))!;
 const first = polls.find((p) => expected.every((i) => p.names[i] === final[i]))!;
-console.log(JSON.stringify({ linkMs, firstMs: first.at, doneMs, sessions: expected.length, polls: polls.length, peakRssMB, searchPeakRssMB }));
+console.log(
+  JSON.stringify({ linkMs, listedMs: listed.at, firstMs: first.at, doneMs, sessions: expected.length, polls: polls.length, peakRssMB, searchPeakRssMB }),
+);
 
 /** The kernel's peak resident memory so far in MB, where /proc tells it (Linux); else null. */
 function peakRss(pid: number): number | null {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LocalSource, type LocalSourceOptions } from '../../spoke/source';
 import type { FromIndexer } from '../../spoke/transcripts/index-messages';
 import { defaultIndexWorkers, IndexPool } from '../../spoke/transcripts/index-pool';
+import { everything } from '../helpers/index-snapshot';
 import { FIXTURES } from '../helpers/kernel';
 import { until } from '../helpers/wait';
 
@@ -37,25 +38,6 @@ const workersOf = (source: LocalSource): Worker[] => {
   return pool ? [...pool.slots].map((slot) => slot.worker) : [];
 };
 
-/** Everything a client can ask of a session that the first read decides. */
-async function everything(source: LocalSource) {
-  // the listed sessions and their subagents, all the way down
-  const keys: string[] = [];
-  const visit = (key: string) => {
-    keys.push(key);
-    for (const child of source.session(HOST, key)?.subagentKeys ?? []) visit(child);
-  };
-  for (const listed of source.sessions({}, 500, null).sessions) visit(listed.key);
-  keys.sort();
-  // one session at a time: with two awake, waking many at once would put some back to sleep
-  const all = [];
-  for (const key of keys) {
-    const turns = (await source.turns(HOST, key)).map((turn) => ({ ...turn, atoms: turn.atoms.map((a) => [a.uuid, a.sequence]) }));
-    all.push({ summary: source.session(HOST, key), turns, usage: source.sessionUsage(HOST, key, true), goals: source.goals(HOST, key) });
-  }
-  return all;
-}
-
 beforeAll(async () => {
   alone = await indexed(0);
   withWorkers = await indexed(2);
@@ -74,27 +56,27 @@ describe('index workers', () => {
   });
 
   it('build the same index of every fixture session as the kernel thread alone', async () => {
-    const expected = await everything(alone);
+    const expected = await everything(alone, HOST);
     expect(expected.length).toBeGreaterThan(20);
-    expect(await everything(withWorkers)).toEqual(expected);
+    expect(await everything(withWorkers, HOST)).toEqual(expected);
     expect(logs).toEqual([]);
   });
 
   it('build the same index with an index cache, which a restart without workers brings back the same', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loom-index-workers-'));
     const cacheFile = join(dir, 'index-cache.json');
-    const expected = await everything(alone);
+    const expected = await everything(alone, HOST);
     try {
       // the sessions' usage rows and goals go to the cache's blob file, moved to where they land there
       const cold = sourceWith({ indexWorkers: 2, waitForIndexWorkers: true, cacheFile });
       await cold.start();
       expect(cold.kernel().indexing.filesByWorkers).toBe(cold.kernel().indexing.filesDone);
-      expect(await everything(cold)).toEqual(expected);
+      expect(await everything(cold, HOST)).toEqual(expected);
       await cold.stop();
       const warm = sourceWith({ indexWorkers: 0, cacheFile });
       await warm.start();
       expect(warm.kernel().indexing.filesFromCache).toBe(warm.kernel().indexing.filesDone);
-      expect(await everything(warm)).toEqual(expected);
+      expect(await everything(warm, HOST)).toEqual(expected);
       await warm.stop();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -119,7 +101,7 @@ describe('index workers', () => {
       const { filesByWorkers, filesDone } = source.kernel().indexing;
       expect(filesByWorkers).toBeGreaterThan(0);
       expect(filesByWorkers).toBeLessThan(filesDone);
-      expect(await everything(source)).toEqual(await everything(alone));
+      expect(await everything(source, HOST)).toEqual(await everything(alone, HOST));
     } finally {
       await source.stop();
     }
@@ -133,7 +115,7 @@ describe('index workers', () => {
       const { filesByWorkers, filesDone, filesTotal } = source.kernel().indexing;
       expect(filesDone).toBe(filesTotal);
       expect(filesByWorkers).toBeLessThan(filesDone);
-      expect(await everything(source)).toEqual(await everything(alone));
+      expect(await everything(source, HOST)).toEqual(await everything(alone, HOST));
       expect(said).toEqual([]);
     } finally {
       await source.stop();
@@ -149,7 +131,7 @@ describe('index workers', () => {
       // more portions than projects: some project was cut
       expect(share.mock.calls.length).toBeGreaterThan(projects.size);
       expect(source.kernel().indexing.filesByWorkers).toBe(source.kernel().indexing.filesDone);
-      expect(await everything(source)).toEqual(await everything(alone));
+      expect(await everything(source, HOST)).toEqual(await everything(alone, HOST));
     } finally {
       share.mockRestore();
       await source.stop();
@@ -163,7 +145,7 @@ describe('index workers', () => {
       const { filesByWorkers, filesDone } = source.kernel().indexing;
       // the first file reaches the threshold of one byte alone; every file after it is the worker's
       expect(filesByWorkers).toBe(filesDone - 1);
-      expect(await everything(source)).toEqual(await everything(alone));
+      expect(await everything(source, HOST)).toEqual(await everything(alone, HOST));
     } finally {
       await source.stop();
     }
