@@ -63,7 +63,7 @@ const FIRST_SCREEN_SESSIONS = 50;
  * session's file holds its first prompt, which names it. On a synthetic gigabyte the 50 newest
  * sessions were listed 0.2 s after the link instead of 0.5 s (docs/performance.md).
  */
-export const FIRST_SCREEN_HEADS = { after: 64 * 1024 * 1024, head: 64 * 1024 };
+export const FIRST_SCREEN_HEADS = { after: 64 * 1024 * 1024, head: 16 * 1024 };
 /** a session's folder is watched (for a subagents/ to appear) while the session was written in the last day */
 const SESSION_ACTIVE_MS = 24 * 60 * 60 * 1000;
 
