@@ -132,5 +132,29 @@ describe('the first screen read from heads', () => {
         await source.stop();
       }
     });
+
+    it('reads a session whole as soon as a reader opens it from its head', async () => {
+      const source = sourceOn(root, { firstScreenHeads: { after: 0, head: HEAD } });
+      const atomsOf = async (key: string) => (await source.turns(HOST, key)).flatMap((turn) => turn.atoms.map((atom) => atom.uuid));
+      let opening: Promise<{ atoms: string[]; goals: number }> | null = null;
+      const read = FileTail.prototype.read;
+      vi.spyOn(FileTail.prototype, 'read').mockImplementation(async function (this: FileTail, ...args) {
+        // at the first whole read (s0's), every other file is read to its head only
+        if ((args[1] ?? Infinity) === Infinity && opening === null) {
+          opening = atomsOf('s1').then((atoms) => ({ atoms, goals: source.goals(HOST, 's1').length }));
+          await opening;
+        }
+        return read.apply(this, args);
+      });
+      await source.start();
+      vi.restoreAllMocks();
+      try {
+        // opened, it is read to its end at once, and its goals are known
+        expect(await opening).toEqual({ atoms: ['s1-p', 's1-a', 's1-done'], goals: 1 });
+        expect(source.goals(HOST, 's1').map((g) => g.status)).toEqual(['COMPLETED']);
+      } finally {
+        await source.stop();
+      }
+    });
   });
 });
