@@ -114,6 +114,16 @@ export interface TrackerOptions {
   firstScreenHeads?: { after: number; head: number };
 }
 
+/** How a file is read (pump). */
+interface ReadHow {
+  /** its first read taken from the index workers, while they keep every other core busy (FileTail.read) */
+  onThisThread?: boolean;
+  /** read to there at most: a first screen's head */
+  limit?: number;
+  /** in the first index's own turn through the files, not for a reader or a signal */
+  inTurn?: boolean;
+}
+
 /** As new as the file before it: past the 50th session, which of such files is newer no one can tell. */
 const tiedWithLast = (found: FoundFile[], i: number): boolean => i > 0 && found[i].mtimeMs > 0 && found[i].mtimeMs === found[i - 1].mtimeMs;
 
@@ -213,7 +223,7 @@ export class TranscriptTracker {
           this.prefetchAfter(toRead, turn++);
           readAlone += size;
           if (forWorkers(path)) leftForWorkers -= size;
-          await this.pump(path);
+          await this.pump(path, { inTurn: true });
         }
         const place = this.files.get(path)?.place;
         if (place?.role === 'main' && this.catalog.isVisible(place.sessionKey)) listed.add(place.sessionKey);
@@ -255,7 +265,7 @@ export class TranscriptTracker {
       if (place?.role !== 'main' || !unread(path)) continue;
       bytes += size;
       if (size > head) this.headOnly.add(path);
-      await this.pump(path, false, head);
+      await this.pump(path, { limit: head });
       if (this.catalog.isVisible(place.sessionKey)) listed.add(place.sessionKey);
     }
   }
@@ -298,7 +308,7 @@ export class TranscriptTracker {
         for (const { path, size } of portion.files) {
           if (this.stopped) return;
           if (unchanged.has(path)) this.fromCache(size);
-          else await this.pump(path, true);
+          else await this.pump(path, { onThisThread: true });
           done();
           // read without waiting on the event loop: it turns now, for what the workers posted meanwhile
           await new Promise(setImmediate);
@@ -463,7 +473,7 @@ export class TranscriptTracker {
     if (taken) return this.announce();
     for (const file of files) {
       if (this.stopped) return;
-      await this.pump(file.path, true);
+      await this.pump(file.path, { onThisThread: true });
       done();
     }
   }
@@ -703,12 +713,8 @@ export class TranscriptTracker {
     for (const path of [...this.files.keys()]) if (path.startsWith(dir + sep)) this.forget(path);
   }
 
-  /**
-   * One reader per file at a time; a signal during a read makes the reader go round again.
-   * `onThisThread`: the first read of a file taken from the index workers, while they keep every
-   * other core busy (FileTail.read). `limit`: read to there at most (a first screen's head).
-   */
-  private pump(path: string, onThisThread = false, limit = Infinity): Promise<void> {
+  /** One reader per file at a time; a signal during a read makes the reader go round again. */
+  private pump(path: string, how: ReadHow = {}): Promise<void> {
     const file = this.track(path);
     if (!file) return Promise.resolve();
     if (file.reading !== null) {
@@ -718,7 +724,7 @@ export class TranscriptTracker {
     file.reading = (async () => {
       do {
         file.again = false;
-        await this.readOnce(file, onThisThread, limit);
+        await this.readOnce(file, how);
       } while (file.again && !this.stopped);
     })().finally(() => {
       file.reading = null;
@@ -727,7 +733,7 @@ export class TranscriptTracker {
   }
 
   /** Reads what a file gained, to `limit` at most. */
-  private async readOnce(file: TrackedFile, onThisThread = false, limit = Infinity): Promise<void> {
+  private async readOnce(file: TrackedFile, { onThisThread = false, limit = Infinity, inTurn = false }: ReadHow): Promise<void> {
     const initial = !this.progress.done;
     const before = file.tail.offset;
     let woken: TranscriptSession[] = [];
@@ -754,10 +760,12 @@ export class TranscriptTracker {
     }
     if (initial) this.progress.bytesDone += Math.max(0, file.tail.offset - before);
     this.options.read?.(file.path);
-    // woken only to read on from a first screen's head: asleep again once read, as any session of the first index
-    const restOfHead = limit === Infinity && this.headOnly.delete(file.path);
-    if (restOfHead) this.catalog.notWokenForReaders(woken);
-    this.catalog.trim(restOfHead ? [] : woken, initial, (session) =>
+    const readOn = limit === Infinity && this.headOnly.delete(file.path);
+    // woken by the first index itself, to read on from a first screen's head (not for a reader, a
+    // signal): asleep again once read, as any session of the first index
+    const ownWake = readOn && inTurn;
+    if (ownWake) this.catalog.notWokenForReaders(woken);
+    this.catalog.trim(ownWake ? [] : woken, initial, (session) =>
       [...session.files.keys()].some((path) => path !== file.path && this.files.get(path)?.reading != null),
     );
     this.announce();

@@ -137,8 +137,10 @@ describe('the first screen read from heads', () => {
       const source = sourceOn(root, { firstScreenHeads: { after: 0, head: HEAD } });
       const atomsOf = async (key: string) => (await source.turns(HOST, key)).flatMap((turn) => turn.atoms.map((atom) => atom.uuid));
       let opening: Promise<{ atoms: string[]; goals: number }> | null = null;
+      const limitsOfS1: number[] = [];
       const read = FileTail.prototype.read;
       vi.spyOn(FileTail.prototype, 'read').mockImplementation(async function (this: FileTail, ...args) {
+        if (this.path === fileOf('s1')) limitsOfS1.push(args[1] ?? Infinity);
         // at the first whole read (s0's), every other file is read to its head only
         if ((args[1] ?? Infinity) === Infinity && opening === null) {
           opening = atomsOf('s1').then((atoms) => ({ atoms, goals: source.goals(HOST, 's1').length }));
@@ -152,6 +154,8 @@ describe('the first screen read from heads', () => {
         // opened, it is read to its end at once, and its goals are known
         expect(await opening).toEqual({ atoms: ['s1-p', 's1-a', 's1-done'], goals: 1 });
         expect(source.goals(HOST, 's1').map((g) => g.status)).toEqual(['COMPLETED']);
+        // read once: its head, the head again to wake it, then on to its end; never again from the start
+        expect(limitsOfS1.filter((limit) => limit !== Infinity && limit > HEAD)).toEqual([]);
       } finally {
         await source.stop();
       }
