@@ -24,8 +24,8 @@ export function tokensAt(values: ArrayLike<number>, at: number): Tokens {
 }
 
 export interface MessageUsage extends Tokens {
-  /** `message.id:requestId`, or the line's uuid when either is missing (then it counts alone) */
-  key: string;
+  /** `message.id:requestId` hashed, or the line's uuid when either is missing (then it counts alone): usage/ledger.ts messageKey */
+  key: number;
   t: number;
   model: string | null;
 }

@@ -31,6 +31,8 @@ export class SessionCatalog {
   private readonly names = new Map<string, { stamp: string; name: string }>();
   private summaryVersion = 0;
   private readonly dirty = new Set<string>();
+  /** the session a line last marked changed (lines come file by file: a look-up per line spared) */
+  private lastDirty: string | null = null;
   /** awake sessions, least recently used first */
   private readonly awake = new Set<string>();
   /**
@@ -124,7 +126,7 @@ export class SessionCatalog {
   /** Sessions changed since the last call. */
   takeDirty(): string[] {
     const keys = [...this.dirty];
-    this.dirty.clear();
+    this.clearDirty();
     return keys;
   }
 
@@ -164,7 +166,10 @@ export class SessionCatalog {
     }
     const target = record.kind !== 'title' && record.sidechain && place.role === 'main' ? this.inlineSubagent(session, path, record) : session;
     if (!target || (wake && !target.waking)) return;
-    if (!target.waking) this.dirty.add(target.key);
+    if (!target.waking && target.key !== this.lastDirty) {
+      this.dirty.add(target.key);
+      this.lastDirty = target.key;
+    }
     this.use(target);
     if (record.kind === 'title') target.addTitle(record);
     else if (record.kind === 'other') target.countRecord(record.recordType);
@@ -176,6 +181,11 @@ export class SessionCatalog {
 
   markDirty(key: string): void {
     this.dirty.add(key);
+  }
+
+  private clearDirty(): void {
+    this.dirty.clear();
+    this.lastDirty = null;
   }
 
   summary(session: TranscriptSession): Omit<SessionSummary, 'live'> {
@@ -425,7 +435,7 @@ export class SessionCatalog {
   /** Brings back sessions from the index cache, asleep. */
   restore(cache: Pick<IndexCache, 'sessions' | 'summaries'>, blobs: Blobs): void {
     this.adopt(cache.sessions, cache.summaries, blobs);
-    this.dirty.clear();
+    this.clearDirty();
   }
 
   /**

@@ -29,6 +29,12 @@ export interface Want {
    * until then it is stepped over like a value not wanted
    */
   when?: When;
+  /**
+   * the value is kept as the time it names (fields.ts `time`): epoch ms for a string that names
+   * one, else null. Outside arrays only: it spares the index a string per line it reads only for
+   * its time.
+   */
+  time?: boolean;
 }
 
 export type When = (holder: Json, line: LineValues) => boolean;
@@ -54,8 +60,10 @@ export const keyNames: string[] = [];
 export const keyWhens: (When | null)[] = [];
 /** Whether the key's Want reads into its value (its fields or items) rather than keeping it whole. */
 export const keyNests: boolean[] = [];
+/** Whether the key's value is kept as the time it names (Want's `time`). */
+export const keyTimes: boolean[] = [];
 
-export function compileWant(want: Want): Plan {
+export function compileWant(want: Want, inArray = false): Plan {
   const fields = new Map<string, PlanKey>();
   for (const [name, child] of Object.entries(want.fields ?? {})) {
     const encoded = Buffer.from(name);
@@ -64,14 +72,17 @@ export function compileWant(want: Want): Plan {
     const key = keyNames.push(name) - 1;
     keyWhens.push(child.when ?? null);
     keyNests.push(child.fields !== undefined || child.items !== undefined);
-    const plan = compileWant(child);
+    if (child.time && (inArray || child.fields || child.items || child.prefix !== undefined))
+      throw new Error(`line-scanner: ${name} is read as a time outside arrays, and as nothing else`);
+    keyTimes.push(child.time === true);
+    const plan = compileWant(child, inArray);
     const address = allocatePlan(20);
     planWords.set([nameAddress, encoded.length, plan.address, key, child.when ? 1 : 0], address / 4);
     fields.set(name, { key, plan, address, hash: hashOf(encoded) });
   }
   // an item without the prefix would be left out of its array, where JSON.parse keeps it
   if (want.items?.prefix !== undefined) throw new Error("line-scanner: an array's items are not read by prefix");
-  const items = want.items ? compileWant(want.items).address : 0;
+  const items = want.items ? compileWant(want.items, true).address : 0;
   let prefix = 0;
   if (want.prefix !== undefined && !/^[\x20\x21\x23-\x5b\x5d-\x7e]*$/.test(want.prefix)) {
     throw new Error(`line-scanner: a prefix is printable ASCII but for " and \\, not ${JSON.stringify(want.prefix)}`);

@@ -1,6 +1,6 @@
-import type { Json } from './fields';
+import { isoMillisAt, type Json, time } from './fields';
 import { arenaFor, TAPE } from './line-scanner-memory';
-import { keyNames, keyNests, keyWhens, type LineValues, type Plan } from './line-scanner-plans';
+import { keyNames, keyNests, keyTimes, keyWhens, type LineValues, type Plan } from './line-scanner-plans';
 import { AN_OBJECT, emptyValues, keepValue, lineValues } from './line-values';
 
 // Reads the few fields the index needs from one JSON line's UTF-8 bytes, without decoding the
@@ -82,7 +82,7 @@ function fill(words: Int32Array, count: number, buf: DecodingBuffer, delta: numb
         keepValue(key, holder);
         depth = 1;
       } else if ((words[entry] & DEFERRED) !== 0) defer(deferredCount++, NO_HOLDER, key, entry);
-      else keepValue(key, decode(words, entry, buf, delta));
+      else keepValue(key, keyTimes[key] ? timeOf(words, entry, buf, delta) : decode(words, entry, buf, delta));
       continue;
     }
     if (op === END) {
@@ -114,7 +114,7 @@ function fill(words: Int32Array, count: number, buf: DecodingBuffer, delta: numb
     const { holder: at, key, entry } = d;
     d.holder = NO_HOLDER;
     if (!keyWhens[key]!(at, lineValues)) continue;
-    if (at === NO_HOLDER) keepValue(key, decode(words, entry, buf, delta));
+    if (at === NO_HOLDER) keepValue(key, keyTimes[key] ? timeOf(words, entry, buf, delta) : decode(words, entry, buf, delta));
     else at[keyNames[key]] = decode(words, entry, buf, delta);
   }
   return true;
@@ -155,6 +155,14 @@ function decode(words: Int32Array, entry: number, buf: DecodingBuffer, delta: nu
       return undefined;
   }
   throw new Error('line-scanner: an entry the tape does not hold');
+}
+
+/** A value kept as the time it names (line-scanner-plans.ts): read from the bytes where it has the usual form. */
+function timeOf(words: Int32Array, entry: number, buf: DecodingBuffer, delta: number): number | null {
+  const flags = words[entry];
+  if ((flags & 0xff) !== STRING) return null;
+  const t = (flags & (ESCAPED | HIGH)) === 0 ? isoMillisAt(buf, words[entry + 2] + delta, words[entry + 3] + delta) : -1;
+  return t >= 0 ? t : time(decode(words, entry, buf, delta));
 }
 
 /**

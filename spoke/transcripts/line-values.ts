@@ -1,5 +1,5 @@
-import type { Json } from './fields';
-import type { LineValues, Plan } from './line-scanner-plans';
+import { type Json, time } from './fields';
+import { keyTimes, type LineValues, type Plan } from './line-scanner-plans';
 
 // One line's wanted values, kept by key number (line-scanner-plans.ts) rather than built into an
 // object: the line scanner writes them from its tape, and a line left to JSON.parse is read into
@@ -50,7 +50,7 @@ function keepFields(json: Json, plan: Plan): void {
       keepValue(key, AN_OBJECT);
       keepFields(value as Json, within);
     } else {
-      keepValue(key, value);
+      keepValue(key, keyTimes[key] ? time(value) : value);
     }
   }
 }

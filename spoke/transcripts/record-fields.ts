@@ -11,7 +11,7 @@ const whole: Want = {};
 /** Read on user lines only (a prompt's text, cwd and branch), though every line carries them. */
 const userOnly: Want = { when: (_, line) => line[KEYS.type] === 'user' };
 /** A line's time, but for plain progress lines (the most common kind): only a subagent's message inside one is read for it. */
-const timestamp: Want = { when: (_, line) => line[KEYS.type] !== 'progress' || line[KEYS.dataType] === 'agent_progress' };
+const timestamp: Want = { time: true, when: (_, line) => line[KEYS.type] !== 'progress' || line[KEYS.dataType] === 'agent_progress' };
 
 /** A tool result's content matters only when it names a created task's number. */
 const taskAnswer: Want = { prefix: TASK_NUMBER_PREFIX, items: { fields: { text: { prefix: TASK_NUMBER_PREFIX } } } };
@@ -69,7 +69,7 @@ export const RECORD_FIELDS: Want = {
     // a prompt queued while the model worked
     attachment: { fields: { type: whole, prompt: { items: { fields: { type: whole, text: whole } } } } },
     // a subagent's API message inside an agent_progress record
-    data: { fields: { type: whole, message: { fields: { type: whole, timestamp: whole, requestId: whole, uuid: whole, message: apiMessage({}) } } } },
+    data: { fields: { type: whole, message: { fields: { type: whole, timestamp: { time: true }, requestId: whole, uuid: whole, message: apiMessage({}) } } } },
     message: apiMessage({ stop_reason: whole, content: { items: block } }),
   },
 };

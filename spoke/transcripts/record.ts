@@ -1,8 +1,9 @@
 import { bareAtom } from '../model/atom';
 import type { AtomMeta, AtomType, Author } from '../model/types';
 import type { MessageUsage } from '../model/usage';
+import { messageKey } from '../usage/ledger';
 import { deriveAuthor, isInterruptLine, isTerminalNote, promptLine } from './author';
-import { arr, obj, str, time } from './fields';
+import { arr, obj, str } from './fields';
 import { readGoalTool, taskNumber } from './goal-tools';
 import { scanLine } from './line-scanner';
 import type { LineValues } from './line-scanner-plans';
@@ -114,6 +115,8 @@ export type TranscriptRecord = GraphRecord | SummaryRecord | TitleRecord | Other
 const ATOM_TYPES = new Set<string>(['user', 'assistant', 'system', 'result']);
 
 const isObject = (v: unknown): boolean => v === AN_OBJECT;
+/** A time the line's values keep (record-fields.ts reads each as one): epoch ms, or null. */
+const timeOf = (v: unknown): number | null => v as number | null;
 
 // Runs once per line of every transcript: each value read below is one the index needs for that
 // record type, by its key in the line's values (record-fields.ts).
@@ -153,7 +156,7 @@ export function readRecord(line: LineValues, place: LinePlace & { role: 'main' |
 function readProgressUsage(line: LineValues): MessageUsage | null {
   if (!isObject(line[KEYS.data]) || line[KEYS.dataType] !== 'agent_progress') return null;
   if (!isObject(line[KEYS.embedded]) || !isObject(line[EMBEDDED_MESSAGE_KEYS.message]) || line[KEYS.embeddedType] !== 'assistant') return null;
-  const t = time(line[KEYS.embeddedTimestamp]) ?? time(line[KEYS.timestamp]) ?? 0;
+  const t = timeOf(line[KEYS.embeddedTimestamp]) ?? timeOf(line[KEYS.timestamp]) ?? 0;
   const model = str(line[EMBEDDED_MESSAGE_KEYS.model]);
   return readUsage(line, EMBEDDED_MESSAGE_KEYS, str(line[KEYS.embeddedRequestId]), str(line[KEYS.embeddedUuid]) ?? '', t, model);
 }
@@ -162,7 +165,7 @@ function readAtom(line: LineValues, type: string, uuid: string, place: LinePlace
   const queued = type === 'attachment' ? queuedPrompt(line) : null;
   if (!ATOM_TYPES.has(type) && queued === null) return null;
   const message = isObject(line[MESSAGE_KEYS.message]);
-  const atom = bareAtom(uuid, (queued !== null ? 'user' : type) as AtomType, time(line[KEYS.timestamp]) ?? 0, place);
+  const atom = bareAtom(uuid, (queued !== null ? 'user' : type) as AtomType, timeOf(line[KEYS.timestamp]) ?? 0, place);
   atom.subtype = str(line[KEYS.subtype]);
   if (queued !== null) {
     // A prompt typed while the model worked, spliced into the running turn; or a harness notice
@@ -190,7 +193,7 @@ function readUsage(line: LineValues, at: ApiMessageKeys, requestId: string | nul
   if (!isObject(line[at.usage])) return null;
   const id = str(line[at.id]);
   return {
-    key: id && requestId ? `${id}:${requestId}` : uuid,
+    key: messageKey(id, requestId, uuid),
     t,
     model,
     input: count(line[at.input]),

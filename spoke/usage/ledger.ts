@@ -4,8 +4,8 @@ import { tokenTotal } from './usage';
 
 // Every API message of a session, once, in columns rather than objects: a gigabyte of
 // transcripts holds hundreds of thousands of messages. A sleeping session's ledger is kept in a
-// BlobStore on disk and read when a usage question asks. A message is known by a 53-bit hash
-// of its `message.id:requestId` key instead of the 60-character string.
+// BlobStore on disk and read when a usage question asks. A message is known by its key, a 53-bit
+// hash of `message.id:requestId` (messageKey) rather than the 60-character string.
 
 export interface LedgerRow extends Tokens {
   id: number;
@@ -27,16 +27,38 @@ function modelIndex(model: string | null): number {
   return i;
 }
 
-/** FNV-1a twice (two seeds), folded into 53 bits: collisions are negligible at a million keys. */
-export function keyHash(key: string): number {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
+// FNV-1a twice (two seeds), folded into 53 bits: collisions are negligible at a million keys.
+const SEED_A = 0x811c9dc5;
+const SEED_B = 0x01000193 ^ 0x5bd1e995;
+let hashA = SEED_A;
+let hashB = SEED_B;
+
+function feed(text: string): void {
+  let a = hashA;
+  let b = hashB;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
   }
-  return (a >>> 0) * 0x200000 + ((b >>> 0) >>> 11);
+  hashA = a;
+  hashB = b;
+}
+
+/**
+ * An API message's key (MessageUsage): the hash of `message.id:requestId`, or of the line's uuid
+ * when either is missing. Taken without joining the strings: a joined string is flattened into a
+ * copy of its own when its characters are read.
+ */
+export function messageKey(id: string | null, requestId: string | null, uuid: string): number {
+  hashA = SEED_A;
+  hashB = SEED_B;
+  if (id && requestId) {
+    feed(id);
+    feed(':');
+    feed(requestId);
+  } else feed(uuid);
+  return (hashA >>> 0) * 0x200000 + ((hashB >>> 0) >>> 11);
 }
 
 /** A ledger's rows in a blob store (float64s, WIDTH per message), with the model names its rows' model column indexes. */
@@ -83,7 +105,7 @@ export class MessageLedger {
   add(message: MessageUsage): void {
     this.load();
     this.saved = null;
-    this.put(keyHash(message.key), message.t, message.model, message);
+    this.put(message.key, message.t, message.model, message);
   }
 
   *entries(): IterableIterator<LedgerRow> {

@@ -78,7 +78,7 @@ export function totals(messages: Iterable<Priced>): UsageTotals {
 }
 
 /** Adds messages to a ledger keyed by message, keeping the larger copy of each. */
-export function record(ledger: Map<string, MessageUsage>, message: MessageUsage): void {
+export function record(ledger: Map<number, MessageUsage>, message: MessageUsage): void {
   const seen = ledger.get(message.key);
   ledger.set(message.key, seen ? larger(seen, message) : message);
 }
@@ -103,7 +103,7 @@ export function addTotals(a: UsageTotals, b: UsageTotals): UsageTotals {
  * when asked, not with every turn built (a session's turns are built as it falls asleep).
  */
 export function usageOfAtoms(atoms: AtomMeta[]): UsageTotals {
-  const ledger = new Map<string, MessageUsage>();
+  const ledger = new Map<number, MessageUsage>();
   for (const atom of atoms) if (atom.usage) record(ledger, atom.usage);
   return totals(ledger.values());
 }

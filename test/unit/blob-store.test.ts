@@ -6,7 +6,7 @@ import { StoredGoals } from '../../spoke/goals/stored-goals';
 import type { Goal } from '../../spoke/model/goal';
 import type { MessageUsage } from '../../spoke/model/usage';
 import { BlobStore } from '../../spoke/store/blob-store';
-import { MessageLedger } from '../../spoke/usage/ledger';
+import { MessageLedger, messageKey } from '../../spoke/usage/ledger';
 
 // A ledger spilled to the store answers from disk, loads back when added to; a session's goals
 // are read back as they were saved, or as unreadable when the blob is not goals; a compacted store
@@ -19,7 +19,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const message = (i: number, output = i): MessageUsage => ({
-  key: `msg_${i}:req_${i}`,
+  key: messageKey(`msg_${i}`, `req_${i}`, ''),
   t: 1_700_000_000_000 + i,
   model: i % 2 ? 'claude-opus-4-6' : 'claude-sonnet-4-5',
   input: i,
@@ -132,6 +132,15 @@ describe('a ledger in the store', () => {
     expect(churned.size).toBe(45);
     expect(StoredGoals.stored(store, goals.storedBlob()!).get()).toEqual([goal('a'), goal('b')]);
     store.close();
+  });
+});
+
+describe("an API message's key", () => {
+  it('is the hash index caches before it kept for the same message: of `message.id:requestId`, else of the uuid', () => {
+    // the values the joined strings hashed to (FNV-1a twice, folded into 53 bits) when caches kept them
+    expect(messageKey('msg_01ABC', 'req_01XYZ', 'u1')).toBe(695882075264013);
+    expect(messageKey(null, 'req_01XYZ', '3bfb56f0-357c-4ce2-af44-000000000005')).toBe(3223351396228578);
+    expect(messageKey('msg_01ABC', null, '3bfb56f0-357c-4ce2-af44-000000000005')).toBe(3223351396228578);
   });
 });
 

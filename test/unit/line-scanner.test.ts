@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticCorpus } from '../../demo/index';
-import type { Json } from '../../spoke/transcripts/fields';
+import { type Json, time } from '../../spoke/transcripts/fields';
 import { scanLine } from '../../spoke/transcripts/line-scanner';
 import { isScannerReadBuffer, scannerReadBuffer } from '../../spoke/transcripts/line-scanner-memory';
 import type { LineValues, Plan, Want } from '../../spoke/transcripts/line-scanner-plans';
@@ -155,9 +155,21 @@ const READ_FAST: [string, string][] = [
     `{"type":"assistant","uuid":"a1","requestId":"r","message":{"id":"m","content":[{"input":{"todos":[{"content":"write it","status":"pending"}]},"type":"tool_use","name":"TodoWrite","id":"t1"}]}}`,
   ],
   ['a key with non-ASCII bytes', user('"tÿpe":"x","message":{"role":"user","content":"hi"}')],
+  ['a time in the usual form', timed('"2026-02-29T23:59:59.999Z"')],
+  ['a time written with an escape', timed('"2026-01-31T10:00:00.000\\u005a"')],
+  ['a time in another form Date.parse reads', timed('"2026-01-31T10:00:00+02:00"')],
+  ['a time of 24 bytes in no form', timed('"2026-01-31 10:00:00.000Z"')],
+  ['a time with a byte past ASCII', timed('"2026-01-31T10:00:00.000Ż"')],
+  ['a time that is a number', timed('1769853600000')],
+  ['a time that is an object', timed('{"at":"2026-01-31T10:00:00.000Z"}')],
   ['a line with no type', '{"uuid":"u1"}'],
   ['an empty object', '{}'],
 ];
+
+/** An assistant line whose time (and the time of a subagent's message inside a progress line) is the JSON text `at`. */
+function timed(at: string): string {
+  return `{"type":"progress","uuid":"g1","timestamp":${at},"data":{"type":"agent_progress","message":{"type":"assistant","timestamp":${at},"message":{"id":"m","usage":{"output_tokens":1}}}}}`;
+}
 
 /** A tool result line whose content is the JSON text `content`. */
 function toolResultWith(content: string): string {
@@ -478,11 +490,30 @@ describe("a line's values", () => {
     expect(answer[KEYS.messageContent]).toEqual([{ type: 'text' }]);
     expect(keptPaths(answer)).not.toContain('cwd');
     expect(keptPaths(answer)).not.toContain('gitBranch');
-    expect(answer[KEYS.timestamp]).toEqual(expect.any(String));
+    expect(answer[KEYS.timestamp]).toEqual(expect.any(Number));
     const hook = valuesOf({ ...prompt('h1', null, ''), type: 'progress', message: undefined, data: { type: 'hook_progress' } });
     expect(keptPaths(hook).sort()).toEqual(['data', 'data.type', 'isSidechain', 'parentUuid', 'sessionId', 'type', 'uuid']);
     const subagent = valuesOf({ ...prompt('h2', null, ''), type: 'progress', message: undefined, data: { type: 'agent_progress' } });
-    expect(subagent[KEYS.timestamp]).toEqual(expect.any(String));
+    expect(subagent[KEYS.timestamp]).toEqual(expect.any(Number));
+  });
+
+  it('hold a time as the epoch ms time() reads from its string, or null where it reads none', () => {
+    const at = (v: unknown) => valuesOf({ type: 'user', uuid: 'u1', timestamp: v })[KEYS.timestamp];
+    for (const v of [
+      '2026-01-31T10:00:00.000Z',
+      '2024-02-30T00:00:00.000Z',
+      '2026-01-31T10:00:00Z',
+      '2026-01-31T10:00:00.000Ż',
+      'yesterday',
+      17,
+      null,
+      {},
+      [],
+    ]) {
+      expect(at(v), JSON.stringify(v)).toBe(time(v));
+      expect(valuesOfParsed({ type: 'user', uuid: 'u1', timestamp: v }, RECORD_PLAN)[KEYS.timestamp], JSON.stringify(v)).toBe(time(v));
+    }
+    expect(at('2026-01-31T10:00:00.000Z')).toBe(Date.parse('2026-01-31T10:00:00.000Z'));
   });
 
   it('leave out every field the index does not read', () => {

@@ -31,4 +31,13 @@ describe('sessions named across portions', () => {
     const portions: PortionReach[] = [portion({}, ['x2']), { asleep: new Map([['s', Uint32Array.of(uuidHash('x1'), alike, alike)]]), leaves: [] }];
     expect(namedAcrossPortions(portions)).toEqual(['s']);
   });
+
+  it('tell uuids apart by their ends, where random ones and ones made by counting differ', () => {
+    const counted = (n: number) => `3bfb56f0-357c-4ce2-af44-${String(n).padStart(12, '0')}`;
+    const hashes = new Set(Array.from({ length: 10_000 }, (_, n) => uuidHash(counted(n))));
+    const random = new Set(Array.from({ length: 10_000 }, () => uuidHash(crypto.randomUUID())));
+    expect(hashes.size).toBe(10_000);
+    expect(random.size).toBeGreaterThan(9_990);
+    expect(uuidHash('4c1d56f0-357c-4ce2-af44-000000000001')).not.toBe(uuidHash(counted(1)));
+  });
 });
