@@ -172,11 +172,7 @@ export class SessionCatalog {
     }
     this.use(target);
     if (record.kind === 'title') target.addTitle(record);
-    else if (record.kind === 'other') target.countRecord(record.recordType);
-    else {
-      target.countRecord(record.recordType);
-      target.addRecord(record);
-    }
+    else if (record.kind === 'graph') target.addRecord(record);
   }
 
   markDirty(key: string): void {

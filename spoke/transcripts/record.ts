@@ -75,7 +75,6 @@ export interface GraphRecord {
   uuid: string;
   parent: string | null;
   sidechain: boolean;
-  recordType: string;
   file: string;
   atom: AtomMeta | null;
   boundary: Boundary | null;
@@ -101,10 +100,9 @@ export interface TitleRecord {
   title: string;
   custom: boolean;
 }
-/** Anything else (file-history-snapshot, queue-operation, unknown types): counted, not lost. */
+/** Anything else (file-history-snapshot, queue-operation, unknown types): read, never an error, and kept out of the graph. */
 export interface OtherRecord {
   kind: 'other';
-  recordType: string;
   sidechain: boolean;
   uuid: null;
   parent: null;
@@ -133,7 +131,7 @@ export function readRecord(line: LineValues, place: LinePlace & { role: 'main' |
       const title = str(line[KEYS.customTitle]) ?? str(line[KEYS.aiTitle]) ?? str(line[KEYS.title]);
       if (title) return { kind: 'title', title, custom: type === 'custom-title' };
     }
-    return { kind: 'other', recordType: type, sidechain: false, uuid: null, parent: null };
+    return { kind: 'other', sidechain: false, uuid: null, parent: null };
   }
   const isUser = type === 'user';
   const isBoundary = type === 'system' && line[KEYS.subtype] === 'compact_boundary';
@@ -142,7 +140,6 @@ export function readRecord(line: LineValues, place: LinePlace & { role: 'main' |
     uuid,
     parent: str(line[KEYS.parentUuid]),
     sidechain: line[KEYS.isSidechain] === true,
-    recordType: type,
     file: place.file,
     atom: readAtom(line, type, uuid, place),
     boundary: isBoundary ? { logicalParent: str(line[KEYS.logicalParentUuid]), preservedTail: str(line[KEYS.preservedTailUuid]) } : null,

@@ -1,6 +1,6 @@
 import { StoredGoals } from '../goals/stored-goals';
 import type { Blobs } from '../store/blob-store';
-import { array, boolean, type Checked, literal, nullable, number, object, record, string } from '../store/json-check';
+import { array, boolean, type Checked, literal, nullable, number, object, string } from '../store/json-check';
 import { MessageLedger } from '../usage/ledger';
 import type { SleepFacts, TranscriptSession } from './session';
 
@@ -35,7 +35,6 @@ export const CachedSession = object({
   epoch: number,
   updatedAt: number,
   models: array(string),
-  recordTypes: record(number),
   parseErrors: array(object({ file: string, line: number, offset: number, reason: string })),
   files: array(TranscriptFile),
   /** goals: where their JSON is beside the cache, read and checked when first asked for (StoredGoals) */
@@ -56,7 +55,6 @@ type Restored = Pick<
   | 'epoch'
   | 'updatedAt'
   | 'models'
-  | 'recordTypes'
   | 'parseErrors'
   | 'sleeping'
   | 'usage'
@@ -78,7 +76,6 @@ export function encodeSession(s: TranscriptSession, facts: SleepFacts, blobs: Bl
     epoch: s.epoch,
     updatedAt: s.updatedAt,
     models: [...s.models],
-    recordTypes: Object.fromEntries(s.recordTypes),
     parseErrors: s.parseErrors,
     files: [...s.files.values()],
     facts: { ...rest, goals: goals.save(blobs) },
@@ -98,7 +95,6 @@ export function decodeSession(c: CachedSession, blobs: Blobs): Restored {
     epoch: c.epoch,
     updatedAt: c.updatedAt,
     models: new Set(c.models),
-    recordTypes: new Map(Object.entries(c.recordTypes)),
     parseErrors: c.parseErrors,
     sleeping: { ...c.facts, goals: StoredGoals.stored(blobs, c.facts.goals) },
     usage: MessageLedger.stored(blobs, c.usage),

@@ -33,11 +33,10 @@ export interface SleepFacts {
 }
 
 /** What is counted from a session's lines (kept while it sleeps). */
-type LineCounts = Pick<TranscriptSession, 'parseErrors' | 'recordTypes' | 'models' | 'usage' | 'subagentUsage'>;
+type LineCounts = Pick<TranscriptSession, 'parseErrors' | 'models' | 'usage' | 'subagentUsage'>;
 
 const noCounts = (): LineCounts => ({
   parseErrors: [],
-  recordTypes: new Map(),
   models: new Set(),
   usage: new MessageLedger(),
   subagentUsage: new MessageLedger(),
@@ -46,7 +45,6 @@ const noCounts = (): LineCounts => ({
 export class TranscriptSession {
   readonly files = new Map<string, TranscriptFile>();
   parseErrors: ParseError[] = [];
-  recordTypes = new Map<string, number>();
   models = new Set<string>();
   /** every API message in the session's files (rewound branches too: they were billed), once each */
   usage = new MessageLedger();
@@ -134,11 +132,6 @@ export class TranscriptSession {
     if (record.custom) this.customTitle = record.title;
     else this.aiTitle = record.title;
     this.version++;
-  }
-
-  countRecord(type: string): void {
-    const { recordTypes } = this.counts();
-    recordTypes.set(type, (recordTypes.get(type) ?? 0) + 1);
   }
 
   addParseError(error: ParseError): void {
