@@ -47,18 +47,7 @@ export type CachedSession = Checked<typeof CachedSession>;
 /** The session's own fields a restart brings back (its key, project, files and parent are placed by the catalog). */
 type Restored = Pick<
   TranscriptSession,
-  | 'cwd'
-  | 'gitBranch'
-  | 'customTitle'
-  | 'aiTitle'
-  | 'generation'
-  | 'epoch'
-  | 'updatedAt'
-  | 'models'
-  | 'parseErrors'
-  | 'sleeping'
-  | 'usage'
-  | 'subagentUsage'
+  'cwd' | 'gitBranch' | 'customTitle' | 'aiTitle' | 'generation' | 'epoch' | 'updatedAt' | 'models' | 'parseErrors' | 'sleeping' | 'usage' | 'subagentUsage'
 >;
 
 /** A session as the cache keeps it, with the facts it has asleep (or would have). */
