@@ -36,12 +36,24 @@ async function shownColumns(page: Page): Promise<Record<(typeof COLUMNS)[number]
   }, COLUMNS);
 }
 
-/** Presses a column's "Show … more" until every card is drawn (a column draws 50 at first). */
+/**
+ * Presses a column's "Show … more" until every card is drawn (a column draws 50 at first). Cards
+ * may still be arriving (after an Undo, session by session) into a column that already shows as
+ * many as it has: then it waits for them, or for the button.
+ */
 async function showAll(page: Page, column: string, count: number): Promise<void> {
   const cards = `[data-column="${column}"] [data-goal]`;
+  const more = `[data-column="${column}"] .feed-more`;
   await page.waitForFunction((selector) => document.querySelectorAll(selector).length > 0, cards);
-  while ((await page.locator(cards).count()) < count) await page.locator(`[data-column="${column}"] .feed-more`).click();
-  expect(await page.locator(`[data-column="${column}"] .feed-more`).count()).toBe(0);
+  while ((await page.locator(cards).count()) < count) {
+    await page.waitForFunction(([c, m, n]) => document.querySelectorAll(c as string).length >= (n as number) || document.querySelector(m as string) !== null, [
+      cards,
+      more,
+      count,
+    ] as const);
+    if ((await page.locator(more).count()) > 0) await page.locator(more).click();
+  }
+  expect(await page.locator(more).count()).toBe(0);
 }
 
 let browser: TestBrowser;
