@@ -73,7 +73,7 @@ export function compileWant(want: Want, inArray = false): Plan {
     keyWhens.push(child.when ?? null);
     keyNests.push(child.fields !== undefined || child.items !== undefined);
     if (child.time && (inArray || child.fields || child.items || child.prefix !== undefined))
-      throw new Error(`line-scanner: ${name} is read as a time outside arrays, and as nothing else`);
+      throw new Error(`line-scanner: ${name} is read as a time, which is read outside arrays only and as nothing else`);
     keyTimes.push(child.time === true);
     const plan = compileWant(child, inArray);
     const address = allocatePlan(20);

@@ -9,10 +9,11 @@ import { AN_OBJECT, emptyValues, keepValue, lineValues } from './line-values';
 // WebAssembly) steps over those sixteen bytes at a time, and the objects and arrays holding them
 // by matching brackets, checking every byte JSON.parse would check; it writes where each wanted
 // value lies to a tape, from which this file writes the line's values. What is kept is exactly
-// what JSON.parse would give for it, and anything the scanner is unsure of (a line JSON.parse
-// rejects, nests too deep, has an escape in a key or at the start of a string read by prefix, or
-// more kept values than the tape holds), or a thread where the scanner cannot run, makes it answer
-// null, so the caller parses the line whole and reports what JSON.parse reports.
+// what JSON.parse would give for it (for a time, what time() reads from that), and anything the
+// scanner is unsure of (a line JSON.parse rejects, nests too deep, has an escape in a key or at
+// the start of a string read by prefix, or more kept values than the tape holds), or a thread
+// where the scanner cannot run, makes it answer null, so the caller parses the line whole and
+// reports what JSON.parse reports.
 
 // Tape entries, four words each (op and flags, key, from, to); keep in step with line-scanner.as.ts.
 const OBJECT = 1;

@@ -6,7 +6,8 @@ import { keyTimes, type LineValues, type Plan } from './line-scanner-plans';
 // them from the parsed object along the same plan, so readRecord (record.ts) reads one form, with
 // loads from one array where an object's fields would each be a property look-up of its own
 // shape. An object the plan reads into is held as AN_OBJECT, its fields under keys of their own;
-// an array's items are objects, as the scanner or JSON.parse made them. One array per thread,
+// an array's items are objects, as the scanner or JSON.parse made them; a time the plan reads as
+// one (its `time` Want) is held as the epoch ms time() reads from it. One array per thread,
 // written for a line and emptied once its record is read (record.ts): a record copies out what it
 // keeps.
 
