@@ -83,7 +83,7 @@ function fill(words: Int32Array, count: number, buf: DecodingBuffer, delta: numb
         keepValue(key, holder);
         depth = 1;
       } else if ((words[entry] & DEFERRED) !== 0) defer(deferredCount++, NO_HOLDER, key, entry);
-      else keepValue(key, keyTimes[key] ? timeOf(words, entry, buf, delta) : decode(words, entry, buf, delta));
+      else keepValue(key, outsideArrays(words, entry, key, buf, delta));
       continue;
     }
     if (op === END) {
@@ -115,7 +115,7 @@ function fill(words: Int32Array, count: number, buf: DecodingBuffer, delta: numb
     const { holder: at, key, entry } = d;
     d.holder = NO_HOLDER;
     if (!keyWhens[key]!(at, lineValues)) continue;
-    if (at === NO_HOLDER) keepValue(key, keyTimes[key] ? timeOf(words, entry, buf, delta) : decode(words, entry, buf, delta));
+    if (at === NO_HOLDER) keepValue(key, outsideArrays(words, entry, key, buf, delta));
     else at[keyNames[key]] = decode(words, entry, buf, delta);
   }
   return true;
@@ -156,6 +156,11 @@ function decode(words: Int32Array, entry: number, buf: DecodingBuffer, delta: nu
       return undefined;
   }
   throw new Error('line-scanner: an entry the tape does not hold');
+}
+
+/** A value kept outside arrays: decoded, or the time it names when its plan reads it as one. */
+function outsideArrays(words: Int32Array, entry: number, key: number, buf: DecodingBuffer, delta: number): unknown {
+  return keyTimes[key] ? timeOf(words, entry, buf, delta) : decode(words, entry, buf, delta);
 }
 
 /** A value kept as the time it names (line-scanner-plans.ts): read from the bytes where it has the usual form. */
