@@ -5,7 +5,7 @@ import type { Boundary, GraphRecord } from './record';
 // The uuid/parentUuid graph of one session's lines: where each line attaches, and the order the
 // active path replays them in. A session may span files (a resumed session launched through
 // `loom run`): a file whose chain starts fresh continues the file before it, in the order the
-// files began.
+// files began (files that began in the same millisecond in the order they were read).
 
 /** What the graph keeps of a line: its links, and its atom when it is one. */
 export interface GraphNode {
@@ -28,6 +28,9 @@ interface FileSpan {
   start: number;
   lastAtom: GraphNode | null;
 }
+
+/** The order files take in the path: by the time they began, files that began together in the order they were read. */
+const beganBefore = (a: FileSpan, b: FileSpan): boolean => a.start < b.start || (a.start === b.start && a.first.read < b.first.read);
 
 export class RecordGraph {
   private readonly byUuid = new Map<string, GraphNode>();
@@ -131,7 +134,7 @@ export class RecordGraph {
   inOrder(): GraphNode[] {
     let ordered = this.nodes;
     if (this.files.size > 1) {
-      const rank = new Map([...this.files].sort((a, b) => a[1].start - b[1].start).map(([file], i) => [file, i]));
+      const rank = new Map([...this.files].sort((a, b) => (beganBefore(a[1], b[1]) ? -1 : 1)).map(([file], i) => [file, i]));
       ordered = this.nodes
         .map((n, i) => ({ n, i }))
         .sort((a, b) => rank.get(a.n.file)! - rank.get(b.n.file)! || a.i - b.i)
@@ -147,8 +150,9 @@ export class RecordGraph {
   /** True when a line of this file comes last in that order: appending it needs no replay. */
   isLatestFile(file: string): boolean {
     if (this.files.size < 2) return true;
-    const start = this.files.get(file)?.start ?? Infinity;
-    for (const [other, span] of this.files) if (other !== file && span.start !== Infinity && span.start > start) return false;
+    const own = this.files.get(file);
+    if (!own) return true;
+    for (const span of this.files.values()) if (span !== own && span.start !== Infinity && beganBefore(own, span)) return false;
     return true;
   }
 
@@ -196,7 +200,7 @@ export class RecordGraph {
     if (this.files.size < 2 || span?.first !== node) return null;
     let previous: FileSpan | null = null;
     for (const other of this.files.values()) {
-      if (other !== span && other.lastAtom && other.start < span.start && (!previous || other.start > previous.start)) previous = other;
+      if (other !== span && other.lastAtom && beganBefore(other, span) && (!previous || beganBefore(previous, other))) previous = other;
     }
     return previous?.lastAtom ?? null;
   }

@@ -77,6 +77,20 @@ describe('edges of the active path', () => {
     expect(session.turns()).toHaveLength(2);
   });
 
+  it('continues the file read before when a second file of the session begins in the same millisecond', () => {
+    const at = (record: Rec): Rec => ({ ...record, timestamp: '2026-01-01T10:00:00.000Z' });
+    const first = [at(prompt('f1', null, 'one')), at(assistant('fa1', 'f1', [say('one')], 'end_turn'))];
+    const second = [at(prompt('s1', null, 'two')), at(assistant('sa1', 's1', [say('two')], 'end_turn'))];
+    const files: [string, Rec[]][] = [
+      ['/first.jsonl', first],
+      ['/second.jsonl', second],
+    ];
+    // tied starts go in the order read: the second file's fresh chain continues the first, as it
+    // would a millisecond later, with no new chain between them
+    expect(uuids(feed(files))).toEqual(['f1', 'fa1', 's1', 'sa1']);
+    expect(uuids(replayed(files))).toEqual(['f1', 'fa1', 's1', 'sa1']);
+  });
+
   it('reads the first prompt typed again off the same hook line as a rewind, not a new chain', () => {
     const lines = [
       progress('hook', null),
